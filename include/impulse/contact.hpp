@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+/// \file contact.hpp
+/// Contact response between two point masses: the normal (bounce) impulse with restitution, then
+/// the Coulomb friction impulse, in 2D and 3D, float and double.
+///
+/// Conventions (every function here and in rigid.hpp follows them):
+///   - `n` is a unit vector from body A to body B; `rv = vB - vA`; `vn = rv.n < 0` is approaching.
+///   - `wA`, `wB` are inverse masses; 0 is immovable.
+///   - An impulse `J` acts on B as `+J` and on A as `-J`: `vA -= wA*J`, `vB += wB*J`.
+///   - 2D tangent `t = (-ny, nx)`: n turned a quarter turn counter-clockwise.
+///
+/// The algorithms are written once over a *mass model*: any type with
+///   `S inverse_mass(const Vec<S,D>& d) const`    (k along unit d: velocity change per unit impulse)
+///   `Vec<S,D> stick_impulse(const Vec<S,D>& n, const Vec<S,D>& vt) const`
+///                                                (impulse in the tangent plane that cancels vt)
+/// and a *contact* adds state to a model:
+///   `Vec<S,D> relative_velocity() const`  and  `void apply(const Vec<S,D>& J) const`.
+/// `PointMasses`/`PointContact` are the point-mass models; rigid.hpp adds the rotating ones.
+#pragma once
+
+#include <cmath>
+
+#include "axis.hpp"
+#include "config.hpp"
+#include "material.hpp"
+
+namespace impulse {
+
+/// The 2D tangent: `n` turned a quarter turn counter-clockwise, `t = (-ny, nx)`.
+template <class S>
+Vec<S, 2> tangent(const Vec<S, 2>& n) noexcept
+{
+    return Vec<S, 2>(-n.y(), n.x());
+}
+
+/// The vector type of a mass model or contact `M` (which names its `Scalar` and `Dim`).
+template <class M>
+using VecOf = Vec<typename M::Scalar, M::Dim>;
+
+/// Mass model of two point masses: the effective inverse mass is `wA + wB` in every direction.
+template <class S, int D>
+struct PointMasses {
+    using Scalar = S;
+    static constexpr int Dim = D;
+
+    S wA{0};  ///< inverse mass of A (0: immovable)
+    S wB{0};  ///< inverse mass of B
+
+    /// k = wA + wB, whatever the direction.
+    S inverse_mass(const Vec<S, D>& /*d*/) const noexcept { return wA + wB; }
+
+    /// Jt = -vt / (wA + wB): removes the whole tangential relative velocity `vt`.
+    Vec<S, D> stick_impulse(const Vec<S, D>& /*n*/, const Vec<S, D>& vt) const noexcept
+    {
+        return -vt / (wA + wB);
+    }
+};
+
+/// Two point masses with their velocities, updated in place by `apply`.
+template <class S, int D>
+struct PointContact : PointMasses<S, D> {
+    Vec<S, D>& vA;
+    Vec<S, D>& vB;
+
+    PointContact(Vec<S, D>& va, S wa, Vec<S, D>& vb, S wb) noexcept
+        : PointMasses<S, D>{wa, wb}, vA(va), vB(vb)
+    {
+        IMPULSE_ASSERT(!(wa < S(0)) && !(wb < S(0)), "inverse masses must be non-negative");
+    }
+
+    /// rv = vB - vA
+    Vec<S, D> relative_velocity() const noexcept { return vB - vA; }
+
+    /// vA -= wA*J, vB += wB*J. An immovable body is not touched at all, so even an impulse that
+    /// overflowed to infinity cannot make its velocity NaN (0 * inf).
+    void apply(const Vec<S, D>& J) const noexcept
+    {
+        if (this->wA != S(0)) vA -= this->wA * J;
+        if (this->wB != S(0)) vB += this->wB * J;
+    }
+};
+
+/// Applies impulse `J` to two point masses: `vA -= wA*J`, `vB += wB*J`.
+template <class S, int D>
+void apply_impulse(Vec<S, D>& vA, detail::same_t<S> wA, Vec<S, D>& vB, detail::same_t<S> wB,
+                   const detail::same_t<Vec<S, D>>& J) noexcept
+{
+    PointContact<S, D>(vA, wA, vB, wB).apply(J);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Normal impulse
+
+/// Normal impulse for a mass model at relative contact velocity `rv`:
+///   vn = rv.n,  k = inverse_mass(n),  jn = -(1 + e) * vn / k   if vn < 0 and k > 0, else 0.
+/// `e` drops to 0 when the approach speed `-vn` is at or below `threshold`.
+template <class Model, class S = typename Model::Scalar>
+S normal_impulse(const Model& m, const VecOf<Model>& rv, const VecOf<Model>& n, detail::same_t<S> e,
+                 detail::same_t<S> threshold = S(0)) noexcept
+{
+    IMPULSE_ASSERT(is_unit(n), "the contact normal must be a unit vector");
+    const S vn = rv.dot(n);
+    return bounce_impulse(vn, m.inverse_mass(n), effective_restitution(e, vn, threshold));
+}
+
+/// Normal impulse between two point masses: `jn = -(1+e)*vn/(wA+wB)` when approaching, else 0.
+/// Nothing is applied; see `resolve` for the whole contact.
+template <class S, int D>
+S normal_impulse(const Vec<S, D>& vA, detail::same_t<S> wA, const Vec<S, D>& vB,
+                 detail::same_t<S> wB, const detail::same_t<Vec<S, D>>& n, detail::same_t<S> e,
+                 detail::same_t<S> threshold = S(0)) noexcept
+{
+    IMPULSE_ASSERT(!(wA < S(0)) && !(wB < S(0)), "inverse masses must be non-negative");
+    const Vec<S, D> rv = vB - vA;
+    return normal_impulse(PointMasses<S, D>{wA, wB}, rv, n, e, threshold);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Friction impulse
+
+/// A friction impulse: the vector applied to B (A receives `-J`), its scalar, and the regime.
+template <class S, int D>
+struct FrictionImpulse {
+    Vec<S, D> J = Vec<S, D>::Zero();  ///< friction impulse on B, in the tangent plane of n
+    S jt{0};  ///< 2D: signed component along t = (-ny, nx); 3D: the magnitude |J|
+    Regime regime{Regime::sticking};  ///< sticking, sliding, or immovable (both bodies)
+};
+
+/// Coulomb friction for a mass model at relative contact velocity `rv` (taken *after* the normal
+/// impulse `jn` was applied), capped by that `jn`.
+///
+/// 2D: vt = rv.t, Jt_want = -vt / k(t), clamped by `coulomb` to the [-mu*jn, +mu*jn] band.
+/// 3D: vt = rv - (rv.n) n; the impulse that cancels vt (for point masses -vt/(wA+wB)) sticks if
+///     its magnitude is <= mu_s*jn; otherwise friction slides with magnitude mu_k*jn opposite vt.
+/// No tangential speed gives no friction (and no division); an impulse never reverses the slide.
+template <class Model, class S = typename Model::Scalar, int D = Model::Dim>
+FrictionImpulse<S, D> friction_impulse(const Model& m, const VecOf<Model>& rv, const VecOf<Model>& n,
+                                       detail::same_t<S> jn,
+                                       const detail::same_t<Friction<S>>& f) noexcept
+{
+    static_assert(D == 2 || D == 3, "impulse works in 2D and 3D");
+    IMPULSE_ASSERT(is_unit(n), "the contact normal must be a unit vector");
+    FrictionImpulse<S, D> out;
+    if constexpr (D == 2) {
+        const Vec<S, 2> t = tangent(n);
+        const S vt = rv.dot(t);
+        const S k = m.inverse_mass(t);
+        if (vt == S(0)) return out;  // nothing slides: sticking, no impulse
+        if (!(k > S(0))) {           // no impulse along t can change vt: friction is powerless
+            out.regime = Regime::sliding;
+            return out;
+        }
+        const Clamp<S> c = coulomb(-vt / k, jn, f);
+        out.jt = c.j;
+        out.regime = c.regime;
+        out.J = c.j * t;
+    } else {
+        using std::sqrt;
+        const Vec<S, D> vt = rv - rv.dot(n) * n;
+        const S speed = vt.norm();
+        if (speed == S(0)) return out;  // nothing slides: sticking, no impulse
+        const Vec<S, D> dir = vt / speed;
+        const S k = m.inverse_mass(dir);
+        if (!(k > S(0))) {
+            out.regime = Regime::sliding;
+            return out;
+        }
+        const Vec<S, D> stick = m.stick_impulse(n, vt);
+        const Clamp<S> c = coulomb(stick.norm(), jn, f);
+        out.regime = c.regime;
+        if (c.regime == Regime::sticking) {
+            out.J = stick;
+            out.jt = c.j;
+        } else {
+            // Slide opposite vt; along dir the impulse changes the slide speed by k per unit, so
+            // more than speed/k would reverse it (possible with coupled rotation, or mu_k > mu_s).
+            S size = c.j;
+            if (size * k > speed) size = speed / k;
+            out.J = -size * dir;
+            out.jt = size;
+        }
+    }
+    return out;
+}
+
+/// Coulomb friction between two point masses whose velocities already include the normal
+/// impulse `jn`. Nothing is applied.
+template <class S, int D>
+FrictionImpulse<S, D> friction_impulse(const Vec<S, D>& vA, detail::same_t<S> wA,
+                                       const Vec<S, D>& vB, detail::same_t<S> wB,
+                                       const detail::same_t<Vec<S, D>>& n, detail::same_t<S> jn,
+                                       const detail::same_t<Friction<S>>& f) noexcept
+{
+    IMPULSE_ASSERT(!(wA < S(0)) && !(wB < S(0)), "inverse masses must be non-negative");
+    const Vec<S, D> rv = vB - vA;
+    if (!(wA + wB > S(0))) {  // both immovable: nothing can change, and no division
+        FrictionImpulse<S, D> none;
+        none.regime = Regime::immovable;
+        return none;
+    }
+    return friction_impulse(PointMasses<S, D>{wA, wB}, rv, n, jn, f);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The whole contact
+
+/// What `resolve` did.
+template <class S, int D>
+struct Result {
+    S jn{0};                           ///< normal impulse (>= 0), on B along +n
+    Vec<S, D> Jt = Vec<S, D>::Zero();  ///< friction impulse on B (A receives -Jt)
+    S jt{0};  ///< 2D: Jt's signed component along t = (-ny, nx); 3D: |Jt|
+    Regime regime{Regime::separating};
+
+    /// The total impulse on B: jn*n + Jt.
+    Vec<S, D> impulse(const Vec<S, D>& n) const noexcept { return jn * n + Jt; }
+};
+
+/// Resolves one contact in place: normal impulse (restitution, threshold) first, applied; then
+/// friction from the velocity after it, capped by that jn, applied. Works for any contact type
+/// (PointContact here, the rigid contacts of rigid.hpp).
+///   both immovable along n  -> immovable, nothing changes
+///   vn >= 0                 -> separating, nothing changes
+///   otherwise               -> sticking or sliding, as friction decided
+template <class Contact, class S = typename Contact::Scalar, int D = Contact::Dim>
+Result<S, D> resolve(const Contact& c, const VecOf<Contact>& n,
+                     const Coefficients<typename Contact::Scalar>& k) noexcept
+{
+    Result<S, D> r;
+    if (!(c.inverse_mass(n) > S(0))) {
+        r.regime = Regime::immovable;
+        return r;
+    }
+    const Vec<S, D> rv = c.relative_velocity();
+    r.jn = normal_impulse(c, rv, n, k.restitution, k.threshold);
+    if (!(r.jn > S(0))) return r;  // separating or resting: untouched
+    c.apply(r.jn * n);
+    const FrictionImpulse<S, D> f = friction_impulse(c, c.relative_velocity(), n, r.jn, k.friction);
+    c.apply(f.J);
+    r.Jt = f.J;
+    r.jt = f.jt;
+    r.regime = f.regime;
+    return r;
+}
+
+/// Resolves a contact between two point masses in place (see the Contact overload).
+template <class S, int D>
+Result<S, D> resolve(Vec<S, D>& vA, detail::same_t<S> wA, Vec<S, D>& vB, detail::same_t<S> wB,
+                     const detail::same_t<Vec<S, D>>& n,
+                     const detail::same_t<Coefficients<S>>& k) noexcept
+{
+    return resolve(PointContact<S, D>(vA, wA, vB, wB), n, k);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Positional correction
+
+/// Position changes that push two overlapping bodies apart.
+template <class S, int D>
+struct Correction {
+    Vec<S, D> dA = Vec<S, D>::Zero();  ///< add to A's position
+    Vec<S, D> dB = Vec<S, D>::Zero();  ///< add to B's position
+};
+
+/// Linear projection (the seed's positional correction): the overlap beyond `slop`, scaled by
+/// `percent`, is removed along n and shared by inverse mass:
+///   c = percent * max(pen - slop, 0) / (wA + wB) * n,   dA = -wA*c,   dB = +wB*c.
+/// Both immovable gives no change.
+template <class S, int D>
+Correction<S, D> positional_correction(detail::same_t<S> wA, detail::same_t<S> wB,
+                                       const Vec<S, D>& n, detail::same_t<S> penetration,
+                                       detail::same_t<S> percent = S(0.4),
+                                       detail::same_t<S> slop = S(0.01)) noexcept
+{
+    IMPULSE_ASSERT(is_unit(n), "the contact normal must be a unit vector");
+    IMPULSE_ASSERT(!(wA < S(0)) && !(wB < S(0)), "inverse masses must be non-negative");
+    Correction<S, D> out;
+    const S w = wA + wB;
+    const S excess = penetration - slop;
+    if (!(w > S(0)) || !(excess > S(0))) return out;
+    const Vec<S, D> c = (percent * excess / w) * n;
+    out.dA = -wA * c;
+    out.dB = wB * c;
+    return out;
+}
+
+}  // namespace impulse

@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: MIT
+/// \file impulse.hpp
+/// Umbrella header: everything impulse offers.
+#pragma once
+
+#include "axis.hpp"
+#include "collide.hpp"
+#include "config.hpp"
+#include "contact.hpp"
+#include "material.hpp"
