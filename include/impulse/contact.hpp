@@ -49,6 +49,12 @@ struct PointMasses {
     /// k = wA + wB, whatever the direction.
     S inverse_mass(const Vec<S, D>& /*d*/) const noexcept { return wA + wB; }
 
+    /// K = (wA + wB) 1: velocity change per unit impulse as a matrix (for coupled solves).
+    Eigen::Matrix<S, D, D> inverse_mass_matrix() const noexcept
+    {
+        return Eigen::Matrix<S, D, D>::Identity() * (wA + wB);
+    }
+
     /// Jt = -vt / (wA + wB): removes the whole tangential relative velocity `vt`.
     Vec<S, D> stick_impulse(const Vec<S, D>& /*n*/, const Vec<S, D>& vt) const noexcept
     {

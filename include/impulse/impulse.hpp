@@ -8,3 +8,4 @@
 #include "config.hpp"
 #include "contact.hpp"
 #include "material.hpp"
+#include "rigid.hpp"
