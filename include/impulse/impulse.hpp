@@ -9,3 +9,4 @@
 #include "contact.hpp"
 #include "material.hpp"
 #include "rigid.hpp"
+#include "solver.hpp"
