@@ -13,6 +13,7 @@
 //
 // Every wall and floor here is an immovable body: inverse mass 0, so the same impulse formula
 // serves it with no special case. Usage: lab [output-folder]
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -450,6 +451,24 @@ void index_html(Out& out)
             html += "<pre>" + escape_html(content) + "</pre>\n";
         }
         html += "</section>\n";
+    }
+    // The other examples' pages in the same folder (the build runs the lab last, so they exist).
+    std::vector<fs::path> pages;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(out.dir(), ec))
+        if (e.path().extension() == ".html" && e.path().filename() != "index.html") pages.push_back(e.path());
+    std::sort(pages.begin(), pages.end());
+    if (!pages.empty()) {
+        html += "<section>\n<h2>More examples</h2>\n<ul>\n";
+        for (const fs::path& page : pages) {
+            const std::string text = read_file(page);
+            const std::size_t a = text.find("<title>"), b = text.find("</title>");
+            const std::string title = a != std::string::npos && b != std::string::npos && b > a + 7
+                                          ? text.substr(a + 7, b - a - 7)
+                                          : page.filename().string();
+            html += "<li><a href=\"" + page.filename().string() + "\">" + escape_html(title) + "</a></li>\n";
+        }
+        html += "</ul>\n</section>\n";
     }
     html += "</body>\n</html>\n";
     out.text("index.html", html, "this page: every picture and text result, with what to look for", "");
