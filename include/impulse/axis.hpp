@@ -40,7 +40,7 @@ constexpr const char* to_string(Regime r) noexcept
 /// speed `-vn` is at or below `threshold` (resting contacts must not jitter). Threshold 0 keeps
 /// the textbook behaviour: every approach bounces with `e`.
 template <class S>
-S effective_restitution(S e, S vn, S threshold) noexcept
+S effective_restitution(S e, detail::same_t<S> vn, detail::same_t<S> threshold) noexcept
 {
     return -vn > threshold ? e : S(0);
 }
@@ -50,7 +50,7 @@ S effective_restitution(S e, S vn, S threshold) noexcept
 ///   jn = 0                      otherwise (separating, resting, or immovable: no division).
 /// Afterwards the relative normal speed is `vn + k*jn = -e*vn` (to rounding), and jn >= 0.
 template <class S>
-S bounce_impulse(S vn, S k, S e) noexcept
+S bounce_impulse(S vn, detail::same_t<S> k, detail::same_t<S> e) noexcept
 {
     IMPULSE_ASSERT(!(e < S(0)) && !(e > S(1)), "restitution must lie in [0, 1]");
     IMPULSE_ASSERT(!(k < S(0)), "inverse effective mass must be non-negative");
@@ -72,7 +72,7 @@ struct Clamp {
 /// With one coefficient this is the clamp of `want` to [-mu*jn, +mu*jn]. A kinetic coefficient
 /// above the static one can never push past `want`: friction never reverses the slide.
 template <class S>
-Clamp<S> coulomb(S want, S jn, const Friction<S>& f) noexcept
+Clamp<S> coulomb(detail::same_t<S> want, detail::same_t<S> jn, const Friction<S>& f) noexcept
 {
     IMPULSE_ASSERT(!(f.mu_s < S(0)) && !(f.mu_k < S(0)), "friction coefficients must be non-negative");
     IMPULSE_ASSERT(!(jn < S(0)), "the normal impulse caps friction and must be non-negative");
@@ -88,7 +88,7 @@ Clamp<S> coulomb(S want, S jn, const Friction<S>& f) noexcept
 /// `lambda` to the running `total`, clamps the total to [lo, hi], and returns the change that
 /// must actually be applied this iteration (`new total - old total`).
 template <class S>
-S accumulate(S& total, S lambda, S lo, S hi) noexcept
+S accumulate(S& total, detail::same_t<S> lambda, detail::same_t<S> lo, detail::same_t<S> hi) noexcept
 {
     const S old = total;
     S next = old + lambda;

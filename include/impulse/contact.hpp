@@ -40,8 +40,8 @@ using VecOf = Vec<typename M::Scalar, M::Dim>;
 /// Mass model of two point masses: the effective inverse mass is `wA + wB` in every direction.
 template <class S, int D>
 struct PointMasses {
-    using Scalar = S;
-    static constexpr int Dim = D;
+    using Scalar = S;              ///< the scalar type
+    static constexpr int Dim = D;  ///< the dimension, 2 or 3
 
     S wA{0};  ///< inverse mass of A (0: immovable)
     S wB{0};  ///< inverse mass of B
@@ -65,9 +65,10 @@ struct PointMasses {
 /// Two point masses with their velocities, updated in place by `apply`.
 template <class S, int D>
 struct PointContact : PointMasses<S, D> {
-    Vec<S, D>& vA;
-    Vec<S, D>& vB;
+    Vec<S, D>& vA;  ///< A's velocity, updated by apply
+    Vec<S, D>& vB;  ///< B's velocity, updated by apply
 
+    /// Views two point masses: velocities by reference, inverse masses by value (>= 0).
     PointContact(Vec<S, D>& va, S wa, Vec<S, D>& vb, S wb) noexcept
         : PointMasses<S, D>{wa, wb}, vA(va), vB(vb)
     {
@@ -216,7 +217,7 @@ struct Result {
     S jn{0};                           ///< normal impulse (>= 0), on B along +n
     Vec<S, D> Jt = Vec<S, D>::Zero();  ///< friction impulse on B (A receives -Jt)
     S jt{0};  ///< 2D: Jt's signed component along t = (-ny, nx); 3D: |Jt|
-    Regime regime{Regime::separating};
+    Regime regime{Regime::separating};  ///< what the contact did
 
     /// The total impulse on B: jn*n + Jt.
     Vec<S, D> impulse(const Vec<S, D>& n) const noexcept { return jn * n + Jt; }

@@ -17,7 +17,8 @@
 #include <cmath>
 
 #include <Eigen/Core>
-#include <Eigen/LU>
+#include <Eigen/Geometry>  // cross()
+#include <Eigen/LU>        // inverse()
 
 #include "axis.hpp"
 #include "config.hpp"
@@ -31,24 +32,32 @@ namespace impulse {
 template <class S, int D>
 struct Rotation;
 
+/// 2D: rotation about the axis out of the plane; angular velocity and inertia are scalars.
 template <class S>
 struct Rotation<S, 2> {
     using Angular = S;  ///< angular velocity, counter-clockwise positive
     using Inertia = S;  ///< (inverse) moment of inertia about the centre of mass
+    /// A body at rest: omega = 0.
     static Angular zero_angular() noexcept { return S(0); }
+    /// No rotational inertia term: I^-1 = 0 (a body that cannot be spun).
     static Inertia zero_inertia() noexcept { return S(0); }
 };
 
+/// 3D: angular velocity is a vector, the inverse inertia a symmetric 3x3 tensor in world space.
 template <class S>
 struct Rotation<S, 3> {
-    using Angular = Vec<S, 3>;
+    using Angular = Vec<S, 3>;               ///< angular velocity (axis times rate, right-handed)
     using Inertia = Eigen::Matrix<S, 3, 3>;  ///< world-space tensor, symmetric
+    /// A body at rest: omega = 0.
     static Angular zero_angular() noexcept { return Angular::Zero(); }
+    /// No rotational inertia term: I^-1 = 0 (a body that cannot be spun).
     static Inertia zero_inertia() noexcept { return Inertia::Zero(); }
 };
 
+/// Angular velocity type of dimension D: S in 2D, Vec<S, 3> in 3D.
 template <class S, int D>
 using Angular = typename Rotation<S, D>::Angular;
+/// (Inverse) inertia type of dimension D: S in 2D, a 3x3 matrix in 3D.
 template <class S, int D>
 using Inertia = typename Rotation<S, D>::Inertia;
 
@@ -237,14 +246,15 @@ void apply_at(RigidBody<S, D>& b, const Vec<S, D>& r, const Vec<S, D>& J, S sign
 /// so `resolve(RigidContact{...}, n, k)` gives the sequential response with rotation.
 template <class S, int D>
 struct RigidContact {
-    using Scalar = S;
-    static constexpr int Dim = D;
+    using Scalar = S;              ///< the scalar type
+    static constexpr int Dim = D;  ///< the dimension, 2 or 3
 
-    RigidBody<S, D>& A;
-    RigidBody<S, D>& B;
+    RigidBody<S, D>& A;  ///< body A (the normal points away from it)
+    RigidBody<S, D>& B;  ///< body B
     Vec<S, D> rA;  ///< contact point minus A's centre of mass
     Vec<S, D> rB;  ///< contact point minus B's centre of mass
 
+    /// Views bodies a and b touching at offsets ra and rb from their centres of mass.
     RigidContact(RigidBody<S, D>& a, const Vec<S, D>& ra, RigidBody<S, D>& b, const Vec<S, D>& rb) noexcept
         : A(a), B(b), rA(ra), rB(rb)
     {
