@@ -266,3 +266,24 @@ TEMPLATE_TEST_CASE("positional correction shares the push by inverse mass", "[co
     CHECK(c.dA.x() == Approx(-0.1));
     CHECK(c.dB.x() == Approx(0.3));
 }
+
+TEST_CASE("3D friction is right for tiny and huge slides (no underflow or overflow in norms)",
+          "[contact][friction]")
+{
+    // Frictionless, tiny: B (w = 1e100) slides at 1e-100 and lands at 1e-100 on a static floor.
+    // mu = 0 cannot stop the slide: vx stays 1e-100 (the squared speeds, 1e-200 and the wanted
+    // impulse's 1e-400, underflow in a plain norm, which made this read as "sticking").
+    impulse::Vec3d floor = impulse::Vec3d::Zero(), b(1e-100, 0, -1e-100);
+    impulse::Coefficients<double> k;
+    auto r = impulse::resolve(floor, 0.0, b, 1e100, impulse::Vec3d::UnitZ(), k);
+    CHECK(r.regime == Regime::sliding);
+    CHECK(b.x() == 1e-100);
+    // Huge: w = 1e-120, v = (1e120, 0, -1e120): jn = 1e240 and the wanted friction impulse is 1e240,
+    // exactly mu*jn for mu = 1: it sticks (the wanted impulse's square, 1e480, overflows a plain norm).
+    b = impulse::Vec3d(1e120, 0, -1e120);
+    k.friction = 1.0;
+    r = impulse::resolve(floor, 0.0, b, 1e-120, impulse::Vec3d::UnitZ(), k);
+    CHECK(r.regime == Regime::sticking);
+    CHECK(r.jn == Approx(1e240));
+    CHECK(b.x() == 0.0);
+}

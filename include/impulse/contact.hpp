@@ -164,7 +164,7 @@ FrictionImpulse<S, D> friction_impulse(const Model& m, const VecOf<Model>& rv, c
     } else {
         using std::sqrt;
         const Vec<S, D> vt = rv - rv.dot(n) * n;
-        const S speed = vt.norm();
+        const S speed = detail::safe_norm(vt);  // no underflow to 0 for tiny slides
         if (speed == S(0)) return out;  // nothing slides: sticking, no impulse
         const Vec<S, D> dir = vt / speed;
         const S k = m.inverse_mass(dir);
@@ -173,7 +173,7 @@ FrictionImpulse<S, D> friction_impulse(const Model& m, const VecOf<Model>& rv, c
             return out;
         }
         const Vec<S, D> stick = m.stick_impulse(n, vt);
-        const Clamp<S> c = coulomb(stick.norm(), jn, f);
+        const Clamp<S> c = coulomb(detail::safe_norm(stick), jn, f);
         out.regime = c.regime;
         if (c.regime == Regime::sticking) {
             out.J = stick;

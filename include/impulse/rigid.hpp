@@ -312,7 +312,7 @@ private:
     /// t2 = n x t1, by Gaussian elimination on the 2x2 system (pivot K11 = t1.K t1).
     Vec<S, 3> solve_tangent(const Vec<S, 3>& n, const Vec<S, 3>& rhs, const Vec<S, 3>& vt) const noexcept
     {
-        const Vec<S, 3> t1 = vt.normalized();
+        const Vec<S, 3> t1 = vt / detail::safe_norm(vt);  // vt != 0 here; safe for tiny slides
         const Vec<S, 3> t2 = n.cross(t1);
         const Eigen::Matrix<S, 3, 3> K = inverse_mass_matrix();
         const S k11 = t1.dot(K * t1), k12 = t1.dot(K * t2), k22 = t2.dot(K * t2);
@@ -402,7 +402,7 @@ Result<S, D> resolve_coupled(const Contact& c, const VecOf<Contact>& n,
     dv[0] = desired;
     Vec<S, D> j = Kc.inverse() * dv;  // kill the slide, reach -e*vn
 
-    const S planar = j.template tail<D - 1>().norm();
+    const S planar = detail::safe_norm(Vec<S, D - 1>(j.template tail<D - 1>()));
     r.regime = Regime::sticking;
     if (!(planar <= k.friction.mu_s * j[0])) {
         r.regime = Regime::sliding;
@@ -419,7 +419,7 @@ Result<S, D> resolve_coupled(const Contact& c, const VecOf<Contact>& n,
     r.jn = j[0];
     r.Jt = J - j[0] * n;
     if constexpr (D == 2) r.jt = j[1];
-    else r.jt = j.template tail<D - 1>().norm();
+    else r.jt = detail::safe_norm(Vec<S, D - 1>(j.template tail<D - 1>()));
     return r;
 }
 
