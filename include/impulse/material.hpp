@@ -49,8 +49,11 @@ struct Friction {
     S mu_s{0};  ///< static coefficient: stick while |Jt_want| <= mu_s*jn
     S mu_k{0};  ///< kinetic (dynamic) coefficient: |Jt| = mu_k*jn while sliding
 
-    constexpr Friction() noexcept = default;
+    constexpr Friction() noexcept = default;  ///< frictionless
+    /// One coefficient: `mu_s = mu_k = mu`. Implicit, so a plain `mu` is accepted wherever a
+    /// Friction is.
     constexpr Friction(S mu) noexcept : mu_s(mu), mu_k(mu) {}  // NOLINT: implicit on purpose
+    /// Separate static and kinetic coefficients.
     constexpr Friction(S static_mu, S kinetic_mu) noexcept : mu_s(static_mu), mu_k(kinetic_mu) {}
 };
 
@@ -65,11 +68,11 @@ struct Coefficients {
 /// A body's surface. Defaults are those of the seed lesson: no bounce, mu_s 0.6, mu_k 0.4.
 template <class S>
 struct Material {
-    S restitution{0};
-    S static_friction{S(0.6)};
-    S dynamic_friction{S(0.4)};
-    Combine friction_combine{Combine::geometric_mean};
-    Combine restitution_combine{Combine::min};
+    S restitution{0};                                   ///< e in [0, 1]
+    S static_friction{S(0.6)};                          ///< mu_s >= 0
+    S dynamic_friction{S(0.4)};                         ///< mu_k >= 0 (kinetic)
+    Combine friction_combine{Combine::geometric_mean};  ///< rule this surface asks for friction
+    Combine restitution_combine{Combine::min};          ///< rule this surface asks for restitution
 };
 
 /// The pair's coefficients from two materials, each coefficient mixed by the higher-priority rule

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+// Compiled with -Wconversion -Wshadow -Wdouble-promotion -fno-exceptions -fno-rtti (target
+// impulse_strict_warnings_check, built with `all`, Eigen's include directory marked SYSTEM):
+// engines that build with these warnings as errors, and without exceptions, must be able to use
+// impulse. Templates are only checked when instantiated, so every public function and type is
+// used here for float and double, in 2D and 3D. A new public function gets a line here.
+#include <impulse/impulse.hpp>
+
+namespace {
+
+// A contact type of a user's own, driven through the generic `resolve`: checks the generic
+// paths with a scalar and dimension that come from the contact rather than from vectors.
+template <class S, int D>
+struct OwnContact : impulse::PointMasses<S, D> {
+    impulse::Vec<S, D>& va;
+    impulse::Vec<S, D>& vb;
+    OwnContact(impulse::Vec<S, D>& a, S wa, impulse::Vec<S, D>& b, S wb) noexcept
+        : impulse::PointMasses<S, D>{wa, wb}, va(a), vb(b)
+    {
+    }
+    impulse::Vec<S, D> relative_velocity() const noexcept { return vb - va; }
+    void apply(const impulse::Vec<S, D>& J) const noexcept
+    {
+        va -= this->wA * J;
+        vb += this->wB * J;
+    }
+};
+
+template <class S, int D>
+S use_everything() noexcept
+{
+    using V = impulse::Vec<S, D>;
+    const V n = V::UnitX();
+    V a = V::UnitX(), b = V::Zero();
+    S sum = S(0);
+
+    // config.hpp
+    sum += impulse::is_unit(n) ? S(1) : S(0);
+
+    // material.hpp
+    impulse::Material<S> m;
+    m.restitution = S(0.5);
+    const impulse::Coefficients<S> k = impulse::mix(m, m);
+    const impulse::Coefficients<S> kt = impulse::mix(m, m, S(0.1));
+    const impulse::Combine rule = impulse::combine_rule(impulse::Combine::min, impulse::Combine::max);
+    sum += impulse::combine(S(0.2), S(0.8), rule);
+    sum += k.friction.mu_s + kt.threshold;
+    const impulse::Friction<S> one(S(0.5));
+    const impulse::Friction<S> two(S(0.6), S(0.4));
+    sum += one.mu_k + two.mu_s;
+
+    // axis.hpp
+    sum += impulse::effective_restitution(S(0.5), S(-1), S(0.1));
+    sum += impulse::bounce_impulse(S(-1), S(2), S(0.5));
+    const impulse::Clamp<S> c = impulse::coulomb(S(1), S(2), two);
+    sum += c.j + (c.regime == impulse::Regime::sliding ? S(1) : S(0));
+    S total = S(0);
+    sum += impulse::accumulate(total, S(1), S(0), S(2));
+    sum += impulse::to_string(c.regime)[0] == 's' ? S(1) : S(0);
+
+    // contact.hpp: the point-mass overloads, scalars given as double literals (exact in float, so
+    // the call sites themselves stay clean: `S` comes from the vectors, see detail::same_t)
+    sum += impulse::normal_impulse(a, 1.0, b, 0.5, n, 0.5);
+    sum += impulse::normal_impulse(a, 1.0, b, 0.5, n, 0.5, 0.125);
+    const impulse::FrictionImpulse<S, D> f = impulse::friction_impulse(a, 1.0, b, 0.5, n, 1.0, one);
+    sum += f.jt + f.J.sum();
+    impulse::apply_impulse(a, 1.0, b, 0.5, f.J);
+    const impulse::Result<S, D> r = impulse::resolve(a, 1.0, b, 0.5, n, k);
+    sum += r.jn + r.jt + r.Jt.sum() + r.impulse(n).sum();
+    const impulse::Correction<S, D> pc = impulse::positional_correction(1.0, 0.5, n, 0.25);
+    const impulse::Correction<S, D> pc2 = impulse::positional_correction(1.0, 0.5, n, 0.25, 0.75, 0.0078125);
+    sum += pc.dA.sum() + pc.dB.sum() + pc2.dB.sum();
+
+    // contact.hpp: the generic overloads over a mass model and a contact type
+    const impulse::PointMasses<S, D> pm{S(1), S(0.5)};
+    const V rv = b - a;
+    sum += impulse::normal_impulse(pm, rv, n, 0.5, 0.125);
+    sum += impulse::friction_impulse(pm, rv, n, 1.0, one).jt;
+    sum += impulse::resolve(impulse::PointContact<S, D>(a, S(1), b, S(0.5)), n, k).jn;
+    sum += impulse::resolve(OwnContact<S, D>(a, S(1), b, S(0.5)), n, k).jn;
+
+    // collide.hpp
+    if (const auto s = impulse::collide_spheres(a, 1.0, b, 0.5)) sum += s->penetration + s->point.sum();
+    if (const auto p = impulse::collide_sphere_plane(a, 1.0, n, 0.25)) sum += p->penetration + p->n.sum();
+
+    // rigid.hpp
+    impulse::RigidBody<S, D> A, B;
+    A.inv_mass = S(1);
+    B.inv_mass = S(0.5);
+    const V rA = -V::UnitX(), rB = V::UnitX();
+    sum += impulse::point_velocity(A, rA).sum();
+    sum += impulse::angular_inverse_mass(A, rA, n);
+    sum += impulse::angular_inverse_mass_matrix(A, rA).sum();
+    impulse::apply_at(B, rB, n, S(1));
+    const impulse::RigidContact rc(A, rA, B, rB);  // the deduction guide
+    sum += rc.inverse_mass(n) + rc.inverse_mass_matrix().sum() + rc.relative_velocity().sum();
+    sum += rc.stick_impulse(n, V::Zero()).sum();
+    rc.apply(V::Zero());
+    sum += impulse::resolve(A, rA, B, rB, n, k).jn;
+    sum += impulse::resolve(rc, n, k).jt;
+    sum += impulse::resolve_coupled(A, rA, B, rB, n, k).jn;
+    sum += impulse::resolve_coupled(rc, n, k).jt;
+    sum += impulse::contact_basis(n).sum();
+    impulse::Motion<S, D> mA(A), mB(B);
+    const impulse::ContactAxis<S, D> axis(rc, n);
+    axis.apply(mA, mB, S(0.5));
+    sum += axis.speed(mA, mB) + axis.mass;
+    sum += impulse::inverse_moment(S(2));
+
+    // solver.hpp
+    impulse::RigidBody<S, D> bodies[2] = {A, B};
+    impulse::Manifold<S, D> m2;
+    m2.a = 0;
+    m2.b = 1;
+    m2.n = n;
+    m2.k = k;
+    m2.count = 1;
+    m2.points[0].rA = rA;
+    m2.points[0].penetration = S(0.25);
+    impulse::Solver<S, D> solver;
+    solver.settings.correction = impulse::PositionCorrection::baumgarte;
+    solver.step(bodies, 2, &m2, 1, S(0.015625));
+    solver.prepare(bodies, 2, &m2, 1, S(0.015625));
+    solver.solve_velocities();
+    solver.finish();
+    sum += solver.position_velocity(bodies, 1).sum() + solver.impulse(0, 0).normal;
+    sum += S(solver.point_count());
+    solver.reset();
+    return sum;
+}
+
+template <class S>
+S rigid_2d() noexcept
+{
+    using V = impulse::Vec<S, 2>;
+    impulse::RigidBody<S, 2> body;
+    body.inv_inertia = impulse::inverse_moment(impulse::inertia_disk(S(2), S(0.5)) +
+                                               impulse::inertia_ring(S(1), S(0.5)) +
+                                               impulse::inertia_rectangle(S(1), S(2), S(0.5)));
+    impulse::Solver<S, 2> solver;
+    return impulse::cross(V(1, 2), V(3, 4)) + impulse::cross(S(2), V(1, 0)).sum() +
+           solver.position_angular_velocity(&body, 0) + body.inv_inertia;
+}
+
+template <class S>
+S rigid_3d() noexcept
+{
+    using V = impulse::Vec<S, 3>;
+    const V I = impulse::inertia_solid_sphere(S(1), S(0.5)) + impulse::inertia_hollow_sphere(S(1), S(0.5)) +
+                impulse::inertia_box(S(1), V(1, 2, 3)) + impulse::inertia_cylinder(S(1), S(0.5), S(2)) +
+                impulse::inertia_capsule(S(1), S(0.5), S(2));
+    impulse::RigidBody<S, 3> body;
+    body.inv_inertia = impulse::world_inverse_inertia(I, Eigen::Matrix<S, 3, 3>::Identity());
+    impulse::Solver<S, 3> solver;
+    return impulse::cross(V(1, 0, 0), V(0, 1, 0)).sum() + solver.position_angular_velocity(&body, 0).sum() +
+           body.inv_inertia.sum();
+}
+
+template <class S>
+S tangent_2d() noexcept
+{
+    return impulse::tangent(impulse::Vec<S, 2>(S(0), S(1))).sum();
+}
+
+}  // namespace
+
+// Referenced from outside the TU so nothing above is discarded before it is compiled.
+double impulse_strict_warnings_check() noexcept
+{
+    return double(use_everything<float, 2>() + use_everything<float, 3>() + tangent_2d<float>() +
+                  rigid_2d<float>() + rigid_3d<float>()) +
+           use_everything<double, 2>() + use_everything<double, 3>() + tangent_2d<double>() + rigid_2d<double>() +
+           rigid_3d<double>();
+}
