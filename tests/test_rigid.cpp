@@ -303,8 +303,10 @@ TEMPLATE_TEST_CASE("random rigid contacts conserve momentum and never gain energ
         const V P0 = A0.v / A0.inv_mass + B0.v / B0.inv_mass, P1 = A.v / A.inv_mass + B.v / B.inv_mass;
         CHECK((P1 - P0).norm() <= test::tol(scale, S(256)));
         // Angular momentum about the origin (the impulses act at one point, equal and opposite).
-        const auto L0 = angular_momentum(A0, xA) + angular_momentum(B0, xB);
-        const auto L1 = angular_momentum(A, xA) + angular_momentum(B, xB);
+        // (a named type, not auto: auto would keep an Eigen expression over dead temporaries)
+        using Momentum = decltype(angular_momentum(A0, xA));
+        const Momentum L0 = angular_momentum(A0, xA) + angular_momentum(B0, xB);
+        const Momentum L1 = angular_momentum(A, xA) + angular_momentum(B, xB);
         using std::abs;
         if constexpr (D == 2) CHECK(abs(L1 - L0) <= test::tol(S(20) * scale, S(256)));
         else CHECK((L1 - L0).norm() <= test::tol(S(20) * scale, S(256)));
