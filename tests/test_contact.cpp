@@ -287,3 +287,25 @@ TEST_CASE("3D friction is right for tiny and huge slides (no underflow or overfl
     CHECK(r.jn == Approx(1e240));
     CHECK(b.x() == 0.0);
 }
+
+TEST_CASE("velocities in the caller's own storage are resolved in place, as Vec ones are", "[contact][api]")
+{
+    // An engine's plain struct, seen through Eigen::Map by the pointer overload: the same bits as
+    // resolving copies held in impulse::Vec (the seed tangent trace: B ends at (1.2, 1.5)).
+    struct EngineVec2 {
+        float x, y;
+    };
+    EngineVec2 v[2] = {{0.0f, 0.0f}, {3.0f, -3.0f}};
+    impulse::Coefficients<float> k;
+    k.restitution = 0.5f;
+    k.friction = 0.4f;
+    const auto r = impulse::resolve(&v[0].x, 0.0f, &v[1].x, 1.0f, impulse::Vec2f(0, 1), k);
+    impulse::Vec2f a(0, 0), b(3, -3);
+    const auto q = impulse::resolve(a, 0.0f, b, 1.0f, impulse::Vec2f(0, 1), k);
+    CHECK(r.jn == q.jn);
+    CHECK(r.Jt == q.Jt);
+    CHECK(v[1].x == b.x());
+    CHECK(v[1].y == b.y());
+    CHECK(v[1].x == Approx(1.2f));
+    CHECK(v[0].x == 0.0f);  // the immovable body's storage is not written
+}

@@ -3,12 +3,10 @@
 //
 // The "engine" below keeps its bodies the way engines do: arrays of its own plain vector structs
 // (`Vec2 {float x, y}`, `Vec3 {float x, y, z}`), no Eigen in sight, and its narrow phase has
-// produced a batch of contacts. impulse resolves the batch in place. Each velocity is seen
-// through an `Eigen::Map<impulse::Vec<float, D>>` over the engine's own floats, so the state is
-// never copied into Eigen vectors and back. The bridge is a contact type of the engine's own,
-// `MappedContact`: impulse's generic `resolve(contact, n, coefficients)` accepts any type with
-//   Scalar, Dim, inverse_mass(d), stick_impulse(n, vt)   (the mass model: from PointMasses)
-//   relative_velocity(), apply(J)                         (the state: the engine's arrays)
+// produced a batch of contacts. impulse resolves the batch in place: its point-mass `resolve`
+// also takes pointers to D consecutive scalars, `&velocity[i].x`, and reads and writes them
+// through `Eigen::Map`s, so the state is never copied into Eigen vectors and back. Positions are
+// corrected the same way, through a Map view of the engine's vector.
 //
 // Every expected number checked at the end is derived by hand in the comment beside it; the
 // checks run in release builds too (they are not `assert`s), and the program exits non-zero when
@@ -86,33 +84,6 @@ inline Eigen::Map<Vec<3>> view(engine::Vec3& v) { return Eigen::Map<Vec<3>>(&v.x
 inline Eigen::Map<const Vec<2>> view(const engine::Vec2& v) { return Eigen::Map<const Vec<2>>(&v.x); }
 inline Eigen::Map<const Vec<3>> view(const engine::Vec3& v) { return Eigen::Map<const Vec<3>>(&v.x); }
 
-/// A contact between two of the engine's bodies in the form impulse's generic `resolve` takes.
-/// The mass model (Scalar, Dim, inverse_mass, stick_impulse) is impulse::PointMasses; the state is
-/// the engine's velocity storage, read and written through Maps.
-template <int D>
-struct MappedContact : impulse::PointMasses<float, D> {
-    // A Map is a view, like a pointer: writing through it does not change the contact itself,
-    // hence `mutable` (resolve calls apply on a const contact).
-    mutable Eigen::Map<Vec<D>> vA;  ///< A's velocity: the engine's own floats
-    mutable Eigen::Map<Vec<D>> vB;  ///< B's velocity
-
-    MappedContact(float* va, float wa, float* vb, float wb) noexcept
-        : impulse::PointMasses<float, D>{wa, wb}, vA(va), vB(vb)
-    {
-    }
-
-    /// rv = vB - vA
-    Vec<D> relative_velocity() const noexcept { return vB - vA; }
-
-    /// vA -= wA*J, vB += wB*J, straight into the engine's arrays; an immovable body is not
-    /// touched (as impulse::PointContact does).
-    void apply(const Vec<D>& J) const noexcept
-    {
-        if (this->wA != 0.0f) vA -= this->wA * J;
-        if (this->wB != 0.0f) vB += this->wB * J;
-    }
-};
-
 /// The engine's surfaces as impulse materials.
 inline impulse::Material<float> material(engine::Surface s)
 {
@@ -147,12 +118,12 @@ std::vector<impulse::Result<float, dim_of<EV>>> resolve_batch(engine::World<EV>&
     results.reserve(batch.size());
     for (const engine::Contact<EV>& c : batch) {
         const float wa = w.inv_mass[c.a], wb = w.inv_mass[c.b];
-        const MappedContact<D> contact(&w.velocity[c.a].x, wa, &w.velocity[c.b].x, wb);
         const impulse::Coefficients<float> k =
             impulse::mix(material(w.surface[c.a]), material(w.surface[c.b]));
         // The normal is an input only: it is read into a register-sized Vec at the call.
         const Vec<D> n = view(c.normal);
-        results.push_back(impulse::resolve(contact, n, k));
+        // The velocities are resolved where they are: the engine's floats at &velocity[i].x.
+        results.push_back(impulse::resolve(&w.velocity[c.a].x, wa, &w.velocity[c.b].x, wb, n, k));
 
         const impulse::Correction<float, D> fix = impulse::positional_correction(wa, wb, n, c.depth);
         view(w.position[c.a]) += fix.dA;

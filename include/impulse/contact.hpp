@@ -62,15 +62,21 @@ struct PointMasses {
     }
 };
 
-/// Two point masses with their velocities, updated in place by `apply`.
+/// Two point masses with their velocities, updated in place by `apply`. The velocities are seen
+/// through `Eigen::Map`s, so they may live in an `impulse::Vec` or in any D consecutive scalars of
+/// the caller's own storage (an engine's `struct Vec2 { float x, y; }`): no copies either way.
 template <class S, int D>
 struct PointContact : PointMasses<S, D> {
-    Vec<S, D>& vA;  ///< A's velocity, updated by apply
-    Vec<S, D>& vB;  ///< B's velocity, updated by apply
+    // A Map is a view, like a pointer: writing through it does not change the contact itself,
+    // hence `mutable` (resolve takes the contact as const and calls apply).
+    mutable Eigen::Map<Vec<S, D>> vA;  ///< A's velocity, updated by apply
+    mutable Eigen::Map<Vec<S, D>> vB;  ///< B's velocity, updated by apply
 
     /// Views two point masses: velocities by reference, inverse masses by value (>= 0).
-    PointContact(Vec<S, D>& va, S wa, Vec<S, D>& vb, S wb) noexcept
-        : PointMasses<S, D>{wa, wb}, vA(va), vB(vb)
+    PointContact(Vec<S, D>& va, S wa, Vec<S, D>& vb, S wb) noexcept : PointContact(va.data(), wa, vb.data(), wb) {}
+
+    /// Views two point masses whose velocities are the D scalars at `va` and `vb`.
+    PointContact(S* va, S wa, S* vb, S wb) noexcept : PointMasses<S, D>{wa, wb}, vA(va), vB(vb)
     {
         IMPULSE_ASSERT(!(wa < S(0)) && !(wb < S(0)), "inverse masses must be non-negative");
     }
@@ -254,6 +260,16 @@ Result<S, D> resolve(const Contact& c, const VecOf<Contact>& n,
 template <class S, int D>
 Result<S, D> resolve(Vec<S, D>& vA, detail::same_t<S> wA, Vec<S, D>& vB, detail::same_t<S> wB,
                      const detail::same_t<Vec<S, D>>& n,
+                     const detail::same_t<Coefficients<S>>& k) noexcept
+{
+    return resolve(PointContact<S, D>(vA, wA, vB, wB), n, k);
+}
+
+/// Resolves a contact between two point masses whose velocities are stored in the caller's own
+/// memory: the D consecutive scalars at `vA` and `vB` (an engine's `&velocity[i].x`), updated in
+/// place through `Eigen::Map`s, with no copies. D is taken from the normal.
+template <class S, int D>
+Result<S, D> resolve(S* vA, detail::same_t<S> wA, S* vB, detail::same_t<S> wB, const Vec<S, D>& n,
                      const detail::same_t<Coefficients<S>>& k) noexcept
 {
     return resolve(PointContact<S, D>(vA, wA, vB, wB), n, k);
