@@ -18,12 +18,12 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include <impulse/impulse.hpp>
 
+#include "common/page.hpp"
 #include "common/png.hpp"
 
 namespace fs = std::filesystem;
@@ -82,20 +82,11 @@ AD loss_and_gradient(const Eigen::Vector2d& p, const std::vector<impulse::Vec2d>
     return loss(simulate(mu, e), recorded);
 }
 
-bool write_text(const fs::path& path, const std::string& text)
-{
-    std::ofstream f(path, std::ios::binary);
-    f << text;
-    return bool(f);
-}
-
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    const fs::path dir = argc > 1 ? fs::path(argv[1]) : fs::path("out");
-    std::error_code ec;
-    fs::create_directories(dir, ec);
+    const fs::path dir = page::output_folder(argc, argv);
 
     const Eigen::Vector2d truth(0.25, 0.6);
     const std::vector<impulse::Vec2d> recorded = simulate(truth[0], truth[1]);
@@ -161,11 +152,9 @@ int main(int argc, char** argv)
     bool ok = gfx::write_png(curve, (dir / "identify-loss.png").string(), err) &&
               gfx::write_png(fit, (dir / "identify-fit.png").string(), err);
     if (!ok) std::fprintf(stderr, "identify: %s\n", err.c_str());
-    ok = ok && write_text(dir / "identify.txt", summary);
-    const std::string html =
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<title>Differentiable contacts: identifying friction and restitution</title>\n</head>\n<body>\n"
-        "<h1>Differentiable contacts: identifying friction and restitution</h1>\n"
+    ok = ok && page::write_text(dir / "identify.txt", summary);
+    const std::string html = page::html(
+        "Differentiable contacts: identifying friction and restitution",
         "<p>A ball bounces and slides; from its recorded path alone, gradient descent finds the friction "
         "coefficient and the restitution that produced it. The gradient of the trajectory error comes "
         "from running the same simulation on Eigen's AutoDiffScalar.</p>\n"
@@ -174,8 +163,8 @@ int main(int argc, char** argv)
         "<img src=\"identify-fit.png\" alt=\"trajectories\" width=\"1024\" height=\"512\">\n"
         "<p>identify-loss.png: log10 of the mean squared trajectory error per iteration.</p>\n"
         "<img src=\"identify-loss.png\" alt=\"loss curve\" width=\"1024\" height=\"512\">\n"
-        "<pre>" + summary + "</pre>\n</body>\n</html>\n";
-    ok = ok && write_text(dir / "identify.html", html);
+        "<pre>" + summary + "</pre>\n");
+    ok = ok && page::write_text(dir / "identify.html", html);
     if (!ok) return 1;
     if (err_mu > 0.01 || err_e > 0.01) {
         std::fprintf(stderr, "identify: not within 1%% (mu %.3e, e %.3e)\n", err_mu, err_e);

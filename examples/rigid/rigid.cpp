@@ -14,12 +14,12 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include <impulse/impulse.hpp>
 
+#include "common/page.hpp"
 #include "common/png.hpp"
 
 namespace fs = std::filesystem;
@@ -52,20 +52,11 @@ struct Box {
     }
 };
 
-bool write_text(const fs::path& path, const std::string& text)
-{
-    std::ofstream f(path, std::ios::binary);
-    f << text;
-    return bool(f);
-}
-
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    const fs::path dir = argc > 1 ? fs::path(argv[1]) : fs::path("out");
-    std::error_code ec;
-    fs::create_directories(dir, ec);
+    const fs::path dir = page::output_folder(argc, argv);
 
     const View view;
     gfx::Canvas picture(view.w, view.h), spin(view.w, view.h);
@@ -171,11 +162,9 @@ int main(int argc, char** argv)
     bool ok = gfx::write_png(picture, (dir / "rigid.png").string(), err);
     if (ok) ok = gfx::write_png(spin, (dir / "rigid-spin.png").string(), err);
     if (!ok) std::fprintf(stderr, "rigid: %s\n", err.c_str());
-    ok = ok && write_text(dir / "rigid.txt", summary);
-    const std::string html =
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<title>Rotation: a skidding disk and a tumbling box</title>\n</head>\n<body>\n"
-        "<h1>Rotation: a skidding disk and a tumbling box</h1>\n"
+    ok = ok && page::write_text(dir / "rigid.txt", summary);
+    const std::string html = page::html(
+        "Rotation: a skidding disk and a tumbling box",
         "<p>rigid.png: the disk (yellow dots, orange spokes every 0.1 s) is thrown at 6 m/s with backspin; "
         "friction first fights the spin, then it rolls on at a constant speed. The box (blue outlines) "
         "lands on a corner, tumbles and settles on a face.</p>\n"
@@ -184,8 +173,8 @@ int main(int argc, char** argv)
         "grey line at 0); they meet when the disk rolls without slipping, at the speed the angular "
         "momentum about the contact line predicts.</p>\n"
         "<img src=\"rigid-spin.png\" alt=\"speed and rim speed\" width=\"1024\" height=\"512\">\n"
-        "<pre>" + summary + "</pre>\n</body>\n</html>\n";
-    ok = ok && write_text(dir / "rigid.html", html);
+        "<pre>" + summary + "</pre>\n");
+    ok = ok && page::write_text(dir / "rigid.html", html);
 
     std::printf("rigid: disk skidded %d steps, rolls at %.6f m/s (analytic %.6f); box at rest at x = %.3f\n",
                 skid_steps, disk.v.x(), v_roll, box.x.x());
