@@ -389,3 +389,46 @@ TEST_CASE("coupled and sequential differ where rotation couples normal and frict
     CHECK(std::abs(vn_seq - 1.0) > 0.1);  // the sequential result misses the normal target
     CHECK(p.jn != Approx(q.jn));
 }
+
+TEST_CASE("the coupled solve falls back to the sequential one where Kc is singular", "[rigid][coupled]")
+{
+    // A wheel pinned at its centre (inverse mass 0, inverse inertia 1.5) touches a static wall at
+    // rB = (0, -1) with n = (sqrt(1/2), sqrt(1/2)): only a turn can change the contact point's
+    // velocity, so Kc has rank 1 and no impulse meets both the normal and the tangential target.
+    // The coupled solve must not invert it (inf/NaN, friction silently dropped) but answer as the
+    // sequential method does: friction capped at mu*jn.
+    const double s = std::sqrt(0.5);
+    auto make = [] {
+        impulse::RigidBody<double, 2> wheel;
+        wheel.inv_inertia = 1.5;
+        wheel.omega = -2.0;
+        return wheel;
+    };
+    impulse::RigidBody<double, 2> w1, w2, f1, f2;
+    w1 = make();
+    w2 = make();
+    impulse::Coefficients<double> k;
+    k.restitution = 0.5;
+    k.friction = 0.3;
+    const impulse::Vec2d rB(0, -1), n(s, s);
+    const auto seq = impulse::resolve(f1, impulse::Vec2d(0, 0), w1, rB, n, k);
+    const auto cpl = impulse::resolve_coupled(f2, impulse::Vec2d(0, 0), w2, rB, n, k);
+    REQUIRE(seq.regime == Regime::sliding);
+    CHECK(cpl.regime == seq.regime);
+    CHECK(cpl.jn == seq.jn);
+    CHECK(cpl.jt == seq.jt);
+    CHECK(std::abs(cpl.jt) == Approx(0.3 * cpl.jn));
+    CHECK(w2.omega == w1.omega);
+    // Point masses of inverse mass 1e-200: Kc = 2e-200 * 1, whose determinant underflows unless
+    // the solve is scaled. Nothing couples, so the answer is the sequential one:
+    // jn = -(1 + 0.5)(-1)/(2e-200), and friction slides at mu*jn (stopping the slide of 1 would take
+    // 1/(2e-200) = 5e199 > 0.25 jn).
+    impulse::RigidBody<double, 3> a, b;
+    a.inv_mass = b.inv_mass = 1e-200;
+    b.v = impulse::Vec3d(1, 0, -1);
+    k.friction = 0.25;
+    const auto r = impulse::resolve_coupled(a, impulse::Vec3d::Zero(), b, impulse::Vec3d::Zero(), impulse::Vec3d::UnitZ(), k);
+    CHECK(r.regime == Regime::sliding);
+    CHECK(r.jn == Approx(1.5 / 2e-200));
+    CHECK(r.jt == Approx(0.25 * r.jn));
+}

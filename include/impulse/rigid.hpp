@@ -374,6 +374,10 @@ Eigen::Matrix<S, D, D> contact_basis(const Vec<S, D>& n) noexcept
 /// inverse. Where rotation does not couple normal and tangent (sphere on plane) it agrees with
 /// the sequential `resolve`. Applies the impulse; returns what it did like `resolve`.
 ///
+/// A (nearly) singular Kc (determinant of Kc / max diagonal below 16 epsilon: a body that can only turn,
+/// or masses so small that Kc underflows) has no impulse meeting every target: the sequential
+/// `resolve` answers instead.
+///
 /// Non-smooth corner: when the friction-corrected denominator is not positive (the friction at
 /// the cone's edge would pull the bodies together: Painleve's paradox), friction is dropped to
 /// the cone's edge of the sequential method instead: jn from the normal alone, then mu_k jn.
@@ -400,7 +404,16 @@ Result<S, D> resolve_coupled(const Contact& c, const VecOf<Contact>& n,
     const S desired = -(S(1) + effective_restitution(k.restitution, vn, k.threshold)) * vn;
     Vec<S, D> dv = -u;
     dv[0] = desired;
-    Vec<S, D> j = Kc.inverse() * dv;  // kill the slide, reach -e*vn
+    // Kc must be well conditioned to solve for all D components: a body that can only turn (a
+    // pinned wheel) or masses so small that Kc underflows leave it (nearly) singular, and no
+    // impulse meets every target. Then the sequential method answers instead.
+    // Solved scaled to a unit largest diagonal, so that tiny or huge masses do not underflow or
+    // overflow the determinant.
+    const S scale = Kc.diagonal().maxCoeff();
+    const Eigen::Matrix<S, D, D> unit_scale = Kc / scale;
+    if (!(scale > S(0)) || !(unit_scale.determinant() > S(16) * std::numeric_limits<S>::epsilon()))
+        return resolve(c, n, k);
+    Vec<S, D> j = (unit_scale.inverse() * dv) / scale;  // kill the slide, reach -e*vn
 
     const S planar = detail::safe_norm(Vec<S, D - 1>(j.template tail<D - 1>()));
     r.regime = Regime::sticking;
