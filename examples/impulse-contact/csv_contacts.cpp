@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // impulse-contact: the CSV reader, the per-contact evaluation and the writer.
 //
-// Columns are described by three tables: `columns` (every name the tool knows and how its value
-// is checked), `groups` (columns that come together: required, or all-or-none), and `exclusive`
-// (groups of which at most one may be given). Adding a group, e.g. the rigid-body columns
-// oma,omb / ia,ib / rax,ray,rbx,rby, means: a Slot per column, a row in `columns`, a row in
-// `groups` (and in `exclusive` if it replaces something), and its use in `evaluate`.
+// Columns are described by three tables: `columns` (every name the tool knows, how its value is
+// checked, and whether it belongs to 2D files, 3D files or both), `groups` (columns that come
+// together: required, or all or none), and `exclusive` (groups of which at most one may be given).
+// A group lists the columns of both dimensions (the angular velocity of A is `oma` in 2D and
+// `omax,omay,omaz` in 3D); only those of the file's dimension count. Adding a column means: a
+// Slot, a row in `columns`, a place in a row of `groups` (and in `exclusive` if it replaces
+// something), and its use in `evaluate`.
 #include "csv_contacts.hpp"
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -20,7 +23,9 @@
 #include <stdexcept>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 
+#include <Eigen/Eigenvalues>
 #include <impulse/impulse.hpp>
 
 namespace impulse_contact {
@@ -49,47 +54,94 @@ enum Slot : int {
     mu, mua, mub,       // friction: the pair's, or each body's (mixed by geometric mean)
     mus, muk,           // friction: static and kinetic
     jn,                 // normal impulse, given instead of computed
+    // Rigid bodies: each quantity optional, a missing one leaves that body a point mass.
+    oma, omb,                                // 2D angular velocities (counter-clockwise positive)
+    omax, omay, omaz, ombx, omby, ombz,      // 3D angular velocities
+    ia, ib,                                  // 2D inverse moments of inertia
+    iaxx, iayy, iazz, iaxy, iaxz, iayz,      // 3D world inverse inertia of A: the upper triangle
+    ibxx, ibyy, ibzz, ibxy, ibxz, ibyz,      // and of B
+    rax, ray, raz, rbx, rby, rbz,            // contact point minus each centre of mass
     slot_count
 };
 
+/// The largest contact offset the tool accepts: (r x d).I^-1 (r x d) must stay finite for inverse
+/// inertias up to `limit`, so |r|^2 * limit well below double's largest value.
+constexpr double offset_limit = 1e50;
+
 /// What a value must satisfy besides being a finite number.
 enum class Check {
-    any,            ///< any finite number (normal components)
-    velocity,       ///< |x| <= limit
-    inverse_mass,   ///< 0 <= x <= limit
-    unit_interval,  ///< 0 <= x <= 1 (restitution)
-    non_negative,   ///< x >= 0 (friction coefficients, normal impulse)
+    any,                   ///< any finite number (normal components)
+    bounded,               ///< |x| <= limit (velocities, angular velocities, off-diagonal inertia)
+    offset,                ///< |x| <= offset_limit
+    non_negative_bounded,  ///< 0 <= x <= limit (inverse mass, inverse inertia, its diagonal)
+    unit_interval,         ///< 0 <= x <= 1 (restitution)
+    non_negative,          ///< x >= 0 (friction coefficients, normal impulse)
 };
 
 struct Column {
     const char* name;
     Check check;
-    const char* what;  ///< what the value is, for messages
+    const char* what;   ///< what the value is, for messages
+    int dim;            ///< the files it belongs to: 2 or 3 (that dimension only), 0 (both)
+    bool rigid;         ///< a rigid-body column: with any of them, angular velocities are printed
+    const char* other;  ///< the same quantity's columns in the other dimension, for messages
 };
 
 /// Indexed by Slot.
 const std::array<Column, slot_count> columns = {{
-    {"vax", Check::velocity, "velocity"},
-    {"vay", Check::velocity, "velocity"},
-    {"vaz", Check::velocity, "velocity"},
-    {"wa", Check::inverse_mass, "inverse mass"},
-    {"vbx", Check::velocity, "velocity"},
-    {"vby", Check::velocity, "velocity"},
-    {"vbz", Check::velocity, "velocity"},
-    {"wb", Check::inverse_mass, "inverse mass"},
-    {"nx", Check::any, "normal"},
-    {"ny", Check::any, "normal"},
-    {"nz", Check::any, "normal"},
-    {"e", Check::unit_interval, "restitution"},
-    {"mu", Check::non_negative, "friction coefficient"},
-    {"mua", Check::non_negative, "friction coefficient"},
-    {"mub", Check::non_negative, "friction coefficient"},
-    {"mus", Check::non_negative, "friction coefficient"},
-    {"muk", Check::non_negative, "friction coefficient"},
-    {"jn", Check::non_negative, "normal impulse"},
+    {"vax", Check::bounded, "velocity", 0, false, nullptr},
+    {"vay", Check::bounded, "velocity", 0, false, nullptr},
+    {"vaz", Check::bounded, "velocity", 3, false, nullptr},
+    {"wa", Check::non_negative_bounded, "inverse mass", 0, false, nullptr},
+    {"vbx", Check::bounded, "velocity", 0, false, nullptr},
+    {"vby", Check::bounded, "velocity", 0, false, nullptr},
+    {"vbz", Check::bounded, "velocity", 3, false, nullptr},
+    {"wb", Check::non_negative_bounded, "inverse mass", 0, false, nullptr},
+    {"nx", Check::any, "normal", 0, false, nullptr},
+    {"ny", Check::any, "normal", 0, false, nullptr},
+    {"nz", Check::any, "normal", 3, false, nullptr},
+    {"e", Check::unit_interval, "restitution", 0, false, nullptr},
+    {"mu", Check::non_negative, "friction coefficient", 0, false, nullptr},
+    {"mua", Check::non_negative, "friction coefficient", 0, false, nullptr},
+    {"mub", Check::non_negative, "friction coefficient", 0, false, nullptr},
+    {"mus", Check::non_negative, "friction coefficient", 0, false, nullptr},
+    {"muk", Check::non_negative, "friction coefficient", 0, false, nullptr},
+    {"jn", Check::non_negative, "normal impulse", 0, false, nullptr},
+    {"oma", Check::bounded, "angular velocity", 2, true, "omax,omay,omaz"},
+    {"omb", Check::bounded, "angular velocity", 2, true, "ombx,omby,ombz"},
+    {"omax", Check::bounded, "angular velocity", 3, true, "oma"},
+    {"omay", Check::bounded, "angular velocity", 3, true, "oma"},
+    {"omaz", Check::bounded, "angular velocity", 3, true, "oma"},
+    {"ombx", Check::bounded, "angular velocity", 3, true, "omb"},
+    {"omby", Check::bounded, "angular velocity", 3, true, "omb"},
+    {"ombz", Check::bounded, "angular velocity", 3, true, "omb"},
+    {"ia", Check::non_negative_bounded, "inverse inertia", 2, true, "iaxx,iayy,iazz,iaxy,iaxz,iayz"},
+    {"ib", Check::non_negative_bounded, "inverse inertia", 2, true, "ibxx,ibyy,ibzz,ibxy,ibxz,ibyz"},
+    {"iaxx", Check::non_negative_bounded, "inverse inertia", 3, true, "ia"},
+    {"iayy", Check::non_negative_bounded, "inverse inertia", 3, true, "ia"},
+    {"iazz", Check::non_negative_bounded, "inverse inertia", 3, true, "ia"},
+    {"iaxy", Check::bounded, "inverse inertia", 3, true, "ia"},
+    {"iaxz", Check::bounded, "inverse inertia", 3, true, "ia"},
+    {"iayz", Check::bounded, "inverse inertia", 3, true, "ia"},
+    {"ibxx", Check::non_negative_bounded, "inverse inertia", 3, true, "ib"},
+    {"ibyy", Check::non_negative_bounded, "inverse inertia", 3, true, "ib"},
+    {"ibzz", Check::non_negative_bounded, "inverse inertia", 3, true, "ib"},
+    {"ibxy", Check::bounded, "inverse inertia", 3, true, "ib"},
+    {"ibxz", Check::bounded, "inverse inertia", 3, true, "ib"},
+    {"ibyz", Check::bounded, "inverse inertia", 3, true, "ib"},
+    {"rax", Check::offset, "offset", 0, true, nullptr},
+    {"ray", Check::offset, "offset", 0, true, nullptr},
+    {"raz", Check::offset, "offset", 3, true, nullptr},
+    {"rbx", Check::offset, "offset", 0, true, nullptr},
+    {"rby", Check::offset, "offset", 0, true, nullptr},
+    {"rbz", Check::offset, "offset", 3, true, nullptr},
 }};
 
-/// Columns that belong together. A required group needs every column; an optional one all or none.
+/// Whether column s belongs in a file of dimension dim.
+bool belongs(Slot s, int dim) { return columns[s].dim == 0 || columns[s].dim == dim; }
+
+/// Columns that belong together. A required group needs every column; an optional one all or
+/// none. Only the columns that belong to the file's dimension count.
 struct Group {
     const char* what;
     std::vector<Slot> slots;
@@ -108,6 +160,14 @@ const std::vector<Group> groups = {
     {"per-body friction", {mua, mub}, false},
     {"static/kinetic friction", {mus, muk}, false},
     {"normal impulse", {jn}, false},
+    // Rigid bodies: one group per quantity and body, so that each body gives only what it has
+    // (a point-mass ball striking a rod needs only the rod's columns).
+    {"angular velocity of A", {oma, omax, omay, omaz}, false},
+    {"angular velocity of B", {omb, ombx, omby, ombz}, false},
+    {"inverse inertia of A", {ia, iaxx, iayy, iazz, iaxy, iaxz, iayz}, false},
+    {"inverse inertia of B", {ib, ibxx, ibyy, ibzz, ibxy, ibxz, ibyz}, false},
+    {"offset of A", {rax, ray, raz}, false},
+    {"offset of B", {rbx, rby, rbz}, false},
 };
 
 /// Groups that say the same thing different ways: at most one of each set may be given.
@@ -185,15 +245,33 @@ std::string reason(int code) { return code ? std::string(": ") + std::strerror(c
 
 std::string column_label(Slot s) { return std::string("column '") + columns[s].name + "'"; }
 
-/// "'mua,mub'": a group's columns, for messages.
-std::string group_label(const Group& g)
+/// "'mua,mub'": columns, for messages.
+std::string group_label(const std::vector<Slot>& slots)
 {
     std::string out = "'";
-    for (std::size_t i = 0; i < g.slots.size(); ++i) {
+    for (std::size_t i = 0; i < slots.size(); ++i) {
         if (i) out += ',';
-        out += columns[g.slots[i]].name;
+        out += columns[slots[i]].name;
     }
     return out + "'";
+}
+
+/// "columns 'iaxx', 'iayy'": several columns, for messages about their values together.
+std::string columns_label(const std::vector<Slot>& slots)
+{
+    std::string out = "columns ";
+    for (std::size_t i = 0; i < slots.size(); ++i)
+        out += (i ? ", '" : "'") + std::string(columns[slots[i]].name) + "'";
+    return out;
+}
+
+/// The group's columns that belong to files of dimension dim.
+std::vector<Slot> in_dimension(const Group& g, int dim)
+{
+    std::vector<Slot> out;
+    for (Slot s : g.slots)
+        if (belongs(s, dim)) out.push_back(s);
+    return out;
 }
 
 /// Appends x in the shortest form that reads back to the same double.
@@ -227,15 +305,20 @@ double parse_value(std::string_view field, Slot s)
     const Column& c = columns[s];
     switch (c.check) {
     case Check::any: break;
-    case Check::velocity:
+    case Check::bounded:
         if (!(std::fabs(x) <= limit))
-            throw BadInput(column_label(s) + ": velocity must lie within +-1e150 (larger ones overflow "
+            throw BadInput(column_label(s) + ": " + c.what + " must lie within +-1e150 (larger ones overflow "
                                              "double), got " + quoted(field));
         break;
-    case Check::inverse_mass:
-        if (x < 0) throw BadInput(column_label(s) + ": inverse mass must be >= 0, got " + quoted(field));
+    case Check::offset:
+        if (!(std::fabs(x) <= offset_limit))
+            throw BadInput(column_label(s) + ": " + c.what + " must lie within +-1e50 (larger ones overflow "
+                                             "double), got " + quoted(field));
+        break;
+    case Check::non_negative_bounded:
+        if (x < 0) throw BadInput(column_label(s) + ": " + c.what + " must be >= 0, got " + quoted(field));
         if (x > limit)
-            throw BadInput(column_label(s) + ": inverse mass must be <= 1e150 (larger ones overflow "
+            throw BadInput(column_label(s) + ": " + c.what + " must be <= 1e150 (larger ones overflow "
                                              "double), got " + quoted(field));
         break;
     case Check::unit_interval:
@@ -257,11 +340,12 @@ struct Layout {
     std::vector<Slot> order;                 ///< the slot of each field, in file order
     std::array<int, slot_count> field{};     ///< field index of each slot, -1 when absent
     int dim = 2;
+    bool rigid = false;                      ///< any rigid-body column: angular velocities are printed
 
     bool has(Slot s) const { return field[s] >= 0; }
 };
 
-Layout read_header(std::string_view line)
+Layout read_header(std::string_view line, const Options& options)
 {
     Layout l;
     l.field.fill(-1);
@@ -281,13 +365,18 @@ Layout read_header(std::string_view line)
                            std::to_string(l.field[s] + 1) + ")");
         l.field[s] = static_cast<int>(i);
         l.order.push_back(s);
+        l.rigid = l.rigid || columns[s].rigid;
     }
+    // Any of the 3D columns makes the file 3D (the group check below wants all three).
+    l.dim = l.has(vaz) || l.has(vbz) || l.has(nz) ? 3 : 2;
 
-    // Groups: required ones complete, optional ones all or none.
+    // Groups: required ones complete, optional ones all or none (counting the columns of the
+    // file's dimension only).
     for (const Group& g : groups) {
+        const std::vector<Slot> slots = in_dimension(g, l.dim);
         std::string missing;
         int present = -1;  // a present column of the group, by slot
-        for (Slot s : g.slots) {
+        for (Slot s : slots) {
             if (l.has(s)) {
                 if (present < 0) present = s;
             } else {
@@ -297,7 +386,18 @@ Layout read_header(std::string_view line)
         }
         if (present >= 0 && !missing.empty())
             throw BadInput(column_label(static_cast<Slot>(present)) + ": the " + g.what + " columns " +
-                           group_label(g) + " come all or none; missing " + missing);
+                           group_label(slots) + " come all or none; missing " + missing);
+    }
+
+    // Columns of the other dimension (oma in a 3D file, omaz in a 2D one), first in file order.
+    for (Slot s : l.order) {
+        if (belongs(s, l.dim)) continue;
+        const Column& c = columns[s];
+        std::string what = column_label(s);
+        what += c.dim == 2 ? ": a 2D column, but the file is 3D (it has 'vaz,vbz,nz')"
+                           : ": a 3D column, but the file is 2D (it has no 'vaz,vbz,nz')";
+        if (c.other) what += std::string("; in ") + (c.dim == 2 ? "3D" : "2D") + " give '" + c.other + "'";
+        throw BadInput(what);
     }
 
     // Alternatives: at most one group of each set.
@@ -320,18 +420,23 @@ Layout read_header(std::string_view line)
             for (Slot s : later->slots)
                 if (l.field[s] < l.field[named]) named = s;
             throw BadInput(column_label(named) + ": " + x.what + " given more than one way (" +
-                           group_label(*earlier) + " and " + group_label(*later) + "); " + x.hint);
+                           group_label(earlier->slots) + " and " + group_label(later->slots) + "); " + x.hint);
         }
     }
 
-    l.dim = l.has(vaz) ? 3 : 2;
+    // The coupled solve computes the normal impulse together with friction: it cannot take one.
+    if (options.coupled && l.has(jn))
+        throw BadInput(column_label(jn) + ": --coupled computes the normal impulse together with friction, so "
+                                          "it cannot be given; drop the column or --coupled");
     return l;
 }
 
-std::string output_header(int dim)
+std::string output_header(const Layout& l)
 {
-    return dim == 3 ? "jn,jtx,jty,jtz,vax,vay,vaz,vbx,vby,vbz,regime\n"
-                    : "jn,jtx,jty,vax,vay,vbx,vby,regime\n";
+    if (l.dim == 3)
+        return l.rigid ? "jn,jtx,jty,jtz,vax,vay,vaz,vbx,vby,vbz,omax,omay,omaz,ombx,omby,ombz,regime\n"
+                       : "jn,jtx,jty,jtz,vax,vay,vaz,vbx,vby,vbz,regime\n";
+    return l.rigid ? "jn,jtx,jty,vax,vay,vbx,vby,oma,omb,regime\n" : "jn,jtx,jty,vax,vay,vbx,vby,regime\n";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -358,14 +463,172 @@ impulse::Friction<double> friction(const Layout& l, const Values& v)
     return 0.0;
 }
 
-/// Resolves one contact and appends its output line.
+/// What one contact did: the numbers of its output line.
 template <int D>
-void evaluate(const Layout& l, const Values& v, std::string& out)
+struct Outcome {
+    using V = impulse::Vec<double, D>;
+    double jn = 0;                     ///< normal impulse
+    V J = V::Zero();                   ///< friction impulse on B
+    V va = V::Zero(), vb = V::Zero();  ///< velocities after the contact
+    impulse::Angular<double, D> oma = impulse::Rotation<double, D>::zero_angular();  ///< A's spin after
+    impulse::Angular<double, D> omb = impulse::Rotation<double, D>::zero_angular();  ///< B's spin after
+    impulse::Regime regime = impulse::Regime::separating;
+
+    bool finite() const
+    {
+        using std::isfinite;
+        if constexpr (D == 2) {
+            if (!isfinite(oma) || !isfinite(omb)) return false;
+        } else {
+            if (!oma.allFinite() || !omb.allFinite()) return false;
+        }
+        return isfinite(jn) && J.allFinite() && va.allFinite() && vb.allFinite();
+    }
+};
+
+/// A point-mass contact, exactly as before rigid bodies existed (files without rigid columns).
+template <int D>
+Outcome<D> resolve_points(const Layout& l, const Values& v, const impulse::Vec<double, D>& n,
+                          const impulse::Coefficients<double>& c)
+{
+    Outcome<D> o;
+    o.va = vec<D>(v, vax, vay, vaz);
+    o.vb = vec<D>(v, vbx, vby, vbz);
+    const double wA = v[wa], wB = v[wb];
+
+    // Impulses are about |vB - vA| / (wA + wB); keep them (and their squares) within double.
+    const double k = wA + wB;
+    if (k > 0 && !((o.vb - o.va).cwiseAbs().maxCoeff() <= limit * k))
+        throw BadInput("the impulse |vB - vA| / (wA + wB) exceeds 1e150 (too large for double)");
+
+    if (l.has(jn)) {
+        // The normal impulse was applied already: friction only, capped by the given jn.
+        o.jn = v[jn];
+        const auto f = impulse::friction_impulse(o.va, wA, o.vb, wB, n, o.jn, c.friction);
+        impulse::apply_impulse(o.va, wA, o.vb, wB, f.J);
+        o.J = f.J;
+        o.regime = f.regime;
+    } else {
+        const auto r = impulse::resolve(o.va, wA, o.vb, wB, n, c);
+        o.jn = r.jn;
+        o.J = r.Jt;
+        o.regime = r.regime;
+    }
+    return o;
+}
+
+/// The world inverse inertia from its six columns (the upper triangle; the tensor is symmetric).
+Eigen::Matrix3d tensor(const Values& v, Slot xx, Slot yy, Slot zz, Slot xy, Slot xz, Slot yz)
+{
+    Eigen::Matrix3d I;
+    I << v[xx], v[xy], v[xz],
+         v[xy], v[yy], v[yz],
+         v[xz], v[yz], v[zz];
+    return I;
+}
+
+/// How far below 0 an eigenvalue of a 3D inverse inertia may lie, relative to the largest
+/// |eigenvalue|: rounding of a tensor computed as R diag(1/I) R^T in double and printed with 12 or
+/// more significant digits stays within it (each entry off by < 1e-11 of the largest, so every
+/// eigenvalue by < 3e-11 of it).
+constexpr double psd_tolerance = 1e-10;
+
+/// An inverse inertia must be positive semi-definite (no direction in which an impulse would spin
+/// the body backwards): its diagonal is >= 0 (checked per column) and here its eigenvalues.
+void check_inverse_inertia(const Eigen::Matrix3d& I, const char* body, const std::vector<Slot>& slots)
+{
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> solver(I, Eigen::EigenvaluesOnly);
+    const Eigen::Vector3d lambda = solver.eigenvalues();  // ascending
+    const double largest = lambda.cwiseAbs().maxCoeff();
+    if (!(lambda[0] >= -psd_tolerance * largest)) {
+        char low[32];
+        std::snprintf(low, sizeof low, "%.6g", lambda[0]);
+        throw BadInput(columns_label(slots) + ": the inverse inertia of " + body +
+                       " is not positive semi-definite: its smallest eigenvalue is " + low +
+                       " (none may lie below -1e-10 times the largest)");
+    }
+}
+
+/// A contact between rigid bodies (any rigid column, or --coupled): impulse::resolve or
+/// impulse::resolve_coupled on the bodies the columns describe, missing quantities left at zero
+/// (a point mass: no spin, no inverse inertia, the contact at the centre of mass).
+template <int D>
+Outcome<D> resolve_rigid(const Layout& l, const Values& v, const impulse::Vec<double, D>& n,
+                         const impulse::Coefficients<double>& c, const Options& options)
 {
     using V = impulse::Vec<double, D>;
-    V va = vec<D>(v, vax, vay, vaz);
-    V vb = vec<D>(v, vbx, vby, vbz);
-    const double wA = v[wa], wB = v[wb];
+    impulse::RigidBody<double, D> A, B;
+    A.v = vec<D>(v, vax, vay, vaz);
+    B.v = vec<D>(v, vbx, vby, vbz);
+    A.inv_mass = v[wa];
+    B.inv_mass = v[wb];
+    const V rA = vec<D>(v, rax, ray, raz);
+    const V rB = vec<D>(v, rbx, rby, rbz);
+    if constexpr (D == 2) {
+        A.omega = v[oma];
+        B.omega = v[omb];
+        A.inv_inertia = v[ia];
+        B.inv_inertia = v[ib];
+    } else {
+        A.omega = vec<3>(v, omax, omay, omaz);
+        B.omega = vec<3>(v, ombx, omby, ombz);
+        A.inv_inertia = tensor(v, iaxx, iayy, iazz, iaxy, iaxz, iayz);
+        B.inv_inertia = tensor(v, ibxx, ibyy, ibzz, ibxy, ibxz, ibyz);
+        check_inverse_inertia(A.inv_inertia, "A", {iaxx, iayy, iazz, iaxy, iaxz, iayz});
+        check_inverse_inertia(B.inv_inertia, "B", {ibxx, ibyy, ibzz, ibxy, ibxz, ibyz});
+    }
+    const impulse::RigidContact<double, D> contact(A, rA, B, rB);
+
+    // As for point masses, with the contact point's relative velocity rv (vB - vA without rotation).
+    const double k = A.inv_mass + B.inv_mass;
+    if (k > 0 && !(contact.relative_velocity().cwiseAbs().maxCoeff() <= limit * k))
+        throw BadInput(l.rigid ? "the impulse |rv| / (wA + wB) exceeds 1e150 (too large for double; rv is the "
+                                 "contact point's relative velocity)"
+                               : "the impulse |vB - vA| / (wA + wB) exceeds 1e150 (too large for double)");
+
+    Outcome<D> o;
+    if (l.has(jn)) {
+        // The normal impulse was applied already: friction only, capped by the given jn. Nothing
+        // at the contact can move when no impulse changes its velocity (the matrix K of velocity
+        // change per unit impulse is zero).
+        o.jn = v[jn];
+        if (contact.inverse_mass_matrix().isZero(0)) {
+            o.regime = impulse::Regime::immovable;
+        } else {
+            const auto f = impulse::friction_impulse(contact, contact.relative_velocity(), n, o.jn, c.friction);
+            contact.apply(f.J);
+            o.J = f.J;
+            o.regime = f.regime;
+        }
+    } else {
+        const auto r =
+            options.coupled ? impulse::resolve_coupled(contact, n, c) : impulse::resolve(contact, n, c);
+        o.jn = r.jn;
+        o.J = r.Jt;
+        o.regime = r.regime;
+    }
+    o.va = A.v;
+    o.vb = B.v;
+    o.oma = A.omega;
+    o.omb = B.omega;
+    return o;
+}
+
+template <class T>
+void put_angular(std::string& out, const T& omega)
+{
+    if constexpr (std::is_floating_point_v<T>) {
+        put_number(out += ',', omega);
+    } else {
+        for (int i = 0; i < 3; ++i) put_number(out += ',', omega[i]);
+    }
+}
+
+/// Resolves one contact and appends its output line.
+template <int D>
+void evaluate(const Layout& l, const Values& v, const Options& options, std::string& out)
+{
+    using V = impulse::Vec<double, D>;
 
     // The normal, made unit length: divided by its largest component first, so that its squared
     // length can neither overflow nor underflow, then by its length.
@@ -377,58 +640,41 @@ void evaluate(const Layout& l, const Values& v, std::string& out)
     n /= big;
     n /= n.norm();
 
-    // Impulses are about |vB - vA| / (wA + wB); keep them (and their squares) within double.
-    const double k = wA + wB;
-    if (k > 0 && !((vb - va).cwiseAbs().maxCoeff() <= limit * k))
-        throw BadInput("the impulse |vB - vA| / (wA + wB) exceeds 1e150 (too large for double)");
-
     impulse::Coefficients<double> c;
     c.restitution = l.has(e) ? v[e] : 0.0;
     c.friction = friction(l, v);
 
-    double j = 0;
-    V J = V::Zero();
-    impulse::Regime regime;
-    if (l.has(jn)) {
-        // The normal impulse was applied already: friction only, capped by the given jn.
-        j = v[jn];
-        const auto f = impulse::friction_impulse(va, wA, vb, wB, n, j, c.friction);
-        impulse::apply_impulse(va, wA, vb, wB, f.J);
-        J = f.J;
-        regime = f.regime;
-    } else {
-        const auto r = impulse::resolve(va, wA, vb, wB, n, c);
-        j = r.jn;
-        J = r.Jt;
-        regime = r.regime;
+    const Outcome<D> o = l.rigid || options.coupled ? resolve_rigid<D>(l, v, n, c, options)
+                                                    : resolve_points<D>(l, v, n, c);
+    if (!o.finite()) throw BadInput("the result is not a finite double (the numbers are too large)");
+
+    put_number(out, o.jn);
+    for (int i = 0; i < D; ++i) put_number(out += ',', o.J[i]);
+    for (int i = 0; i < D; ++i) put_number(out += ',', o.va[i]);
+    for (int i = 0; i < D; ++i) put_number(out += ',', o.vb[i]);
+    if (l.rigid) {
+        put_angular(out, o.oma);
+        put_angular(out, o.omb);
     }
-
-    if (!std::isfinite(j) || !J.allFinite() || !va.allFinite() || !vb.allFinite())
-        throw BadInput("the result is not a finite double (the numbers are too large)");
-
-    put_number(out, j);
-    for (int i = 0; i < D; ++i) put_number(out += ',', J[i]);
-    for (int i = 0; i < D; ++i) put_number(out += ',', va[i]);
-    for (int i = 0; i < D; ++i) put_number(out += ',', vb[i]);
     out += ',';
-    out += impulse::to_string(regime);
+    out += impulse::to_string(o.regime);
     out += '\n';
 }
 
 /// Parses and resolves one data line; returns its output line.
-std::string contact_line(const Layout& l, std::string_view line)
+std::string contact_line(const Layout& l, const Options& options, std::string_view line)
 {
     const std::vector<std::string_view> fields = split(line);
     if (fields.size() != l.order.size())
         throw BadInput("expected " + std::to_string(l.order.size()) + " fields, got " +
                        std::to_string(fields.size()));
-    Values v{};
+    Values v{};  // columns not in the file stay 0
     for (std::size_t i = 0; i < fields.size(); ++i) v[l.order[i]] = parse_value(fields[i], l.order[i]);
     std::string out;
     if (l.dim == 3)
-        evaluate<3>(l, v, out);
+        evaluate<3>(l, v, options, out);
     else
-        evaluate<2>(l, v, out);
+        evaluate<2>(l, v, options, out);
     return out;
 }
 
@@ -442,7 +688,7 @@ bool skipped(std::string_view line)
 
 // ---------------------------------------------------------------------------------------------
 
-int run(std::istream& in, const std::string& name, std::ostream& out, std::ostream& err)
+int run(std::istream& in, const std::string& name, std::ostream& out, std::ostream& err, const Options& options)
 {
     long line_no = 0;
     auto fail = [&](const std::string& what) {
@@ -459,10 +705,10 @@ int run(std::istream& in, const std::string& name, std::ostream& out, std::ostre
         if (skipped(line)) continue;
         try {
             if (!layout) {
-                layout = read_header(line);
-                out << output_header(layout->dim);
+                layout = read_header(line, options);
+                out << output_header(*layout);
             } else {
-                out << contact_line(*layout, line);
+                out << contact_line(*layout, options, line);
             }
         } catch (const BadInput& bad) {
             return fail(bad.what());
@@ -488,7 +734,7 @@ std::string version_text()
 
 namespace {
 const char* const usage =
-    "usage: impulse-contact [FILE | -]\n"
+    "usage: impulse-contact [--coupled] [FILE | -]\n"
     "       impulse-contact -h | --help | --version\n";
 }  // namespace
 
@@ -498,10 +744,19 @@ std::string help_text()
 Resolves contacts with the impulse library. Reads one contact per CSV line from FILE (standard
 input when FILE is '-' or missing), computes the normal impulse with restitution, then the Coulomb
 friction impulse from the velocity after it, applies both, and writes one result line per contact
-as CSV to standard output.
+as CSV to standard output. Bodies are point masses, or rigid bodies that spin when the optional
+rigid-body columns are given.
 
 Conventions: the normal n points from body A to body B; an impulse J acts on B as +J and on A
 as -J (vA -= wA*J, vB += wB*J); w is an inverse mass, 0 for an immovable body.
+
+OPTIONS
+  --coupled   solve normal and friction together (impulse::resolve_coupled) instead of one after
+              the other (impulse::resolve), in 2D and 3D: the normal speed becomes exactly -e*vn
+              and, inside the friction cone, the slide stops, even where rotation couples the two
+              (an off-centre hit); outside the cone friction takes the cone's edge. It computes
+              the normal impulse itself, so a 'jn' column is an error with it. Without rotation
+              both ways give the same result (to rounding).
 
 INPUT
   A header line names the columns, in any order (spaces around names are ignored), then one
@@ -520,22 +775,47 @@ INPUT
             mus,muk     static and kinetic coefficients: sticks while the impulse that stops
                         the slide is <= mus*jn, else slides with |friction| = muk*jn
             jn          the normal impulse, already applied: the velocities are those after
-                        it, and only friction is computed (not together with e)
+                        it, and only friction is computed (not together with e or --coupled)
+
+  Rigid bodies (optional): the contact point moves with each body's spin, and an impulse there
+  turns the body. Each quantity below, for each body, may be given or left out; left out, it is
+  zero, which is a point mass (no spin, no inverse inertia, the contact at the centre of mass).
+  So a point-mass ball striking a rod needs only the rod's columns.
+    2D      oma         angular velocity of A (counter-clockwise positive); omb for B
+            ia          inverse moment of inertia of A (>= 0; 0 = cannot be spun); ib for B
+    3D      omax,omay,omaz                 angular velocity of A; ombx,omby,ombz for B
+            iaxx,iayy,iazz,iaxy,iaxz,iayz  A's inverse inertia tensor in world axes, given by
+                                           its upper triangle (it is symmetric); ibxx,... for B
+    both    rax,ray     offset of the contact point from A's centre of mass (3D: rax,ray,raz);
+                        rbx,rby from B's (3D: rbx,rby,rbz)
+  A quantity's columns come all or none: 'rax' without 'ray' is an error, and so are five of
+  the six tensor columns. 2D columns (oma, ia, ...) in a 3D file and 3D ones (omaz, raz, iaxx,
+  ...) in a 2D file are errors. A 3D inverse inertia must be positive semi-definite: its
+  diagonal >= 0 and no eigenvalue below -1e-10 times the largest (room for the rounding of a
+  tensor computed as R diag(1/I) R^T in double and printed with 12 or more significant digits).
 
   Numbers are decimals as C++'s std::from_chars reads them (1, -0.5, 2.5e-3), optionally with a
-  leading '+'; NaN and infinities are rejected. So that nothing overflows double, velocities and
-  inverse masses must lie within +-1e150, and impulses, |vB - vA| / (wA + wB), below 1e150.
+  leading '+'; NaN and infinities are rejected. So that nothing overflows double, velocities,
+  angular velocities, inverse masses and inverse inertias must lie within +-1e150, offsets within
+  +-1e50, and impulses, |rv| / (wA + wB), below 1e150 (rv is the relative velocity of the contact
+  point: vB - vA for point masses).
 
 OUTPUT
   2D  jn,jtx,jty,vax,vay,vbx,vby,regime
   3D  jn,jtx,jty,jtz,vax,vay,vaz,vbx,vby,vbz,regime
+  With any rigid-body column, the angular velocities after the contact follow the velocities
+  (the point-mass columns keep their places, and regime stays last):
+  2D  jn,jtx,jty,vax,vay,vbx,vby,oma,omb,regime
+  3D  jn,jtx,jty,jtz,vax,vay,vaz,vbx,vby,vbz,omax,omay,omaz,ombx,omby,ombz,regime
 
   jn is the normal impulse (computed, or as given), (jtx,jty[,jtz]) the friction impulse applied
-  to B (A receives its negative), va and vb the velocities after the contact, and regime one of
+  to B (A receives its negative), va and vb the velocities after the contact, om the angular
+  velocities after it, and regime one of
     separating  not approaching: nothing changed
     sticking    friction stopped the slide
     sliding     friction was capped at mu*jn and only slowed the slide
-    immovable   both inverse masses are 0: nothing changed
+    immovable   no impulse at the contact can move the bodies (both inverse masses are 0, and
+                no inverse inertia turns it into spin): nothing changed
   Numbers are printed in the shortest form that reads back to exactly the same double (so a
   zero may read -0).
 
@@ -544,10 +824,11 @@ ERRORS
   (<stdin> for standard input), the line and the column:
     impulse-contact: contacts.csv:7: column 'nx': expected a number, got "abc"
     impulse-contact: contacts.csv:9: expected 8 fields, got 7
+    impulse-contact: contacts.csv:4: column 'ia': inverse inertia must be >= 0, got "-1"
   Each line is checked completely before its result is printed, so all output before the
   error is valid. Exit status: 0 on success, 2 on bad input, an unreadable file or bad usage.
 
-EXAMPLE
+EXAMPLES
   The crate trace: a crate (wb = 0.5) slides at 3 on a static floor right after a normal
   impulse of 4; mu = 0.5 caps friction at 0.5*4 = 2, so the crate slows from 3 to 2.
     $ cat crate.csv
@@ -556,12 +837,27 @@ EXAMPLE
     $ impulse-contact crate.csv
     jn,jtx,jty,vax,vay,vbx,vby,regime
     4,-2,0,0,0,2,0,sliding
+
+  A rod struck at its end: a ball (point mass, wa = 1) moving at (1, 0) hits the top end of a
+  resting rod of mass 2 and length 2 along y (wb = 0.5; I = m L^2/12 = 2/3, so ib = 1.5) at
+  rB = (0, 1), n = (1, 0), e = 1. Along n: k = wa + wb + (rB x n)^2 ib = 1 + 0.5 + 1.5 = 3, so
+  jn = (1 + e) * 1 / 3 = 2/3; the ball keeps 1 - 2/3 = 1/3, the rod moves at 2/3 * 0.5 = 1/3 and
+  spins at omb = ib (rB x jn n) = 1.5 * (-2/3) = -1 (clockwise). Kinetic energy stays 1/2.
+    $ cat rod.csv
+    vax,vay,wa,vbx,vby,wb,nx,ny,e,ib,rbx,rby
+    1,0,1,0,0,0.5,1,0,1,1.5,0,1
+    $ impulse-contact rod.csv
+    jn,jtx,jty,vax,vay,vbx,vby,oma,omb,regime
+    0.6666666666666666,0,0,0.33333333333333337,0,0.3333333333333333,0,0,-1,sticking
+  (Printed exactly: 1 - 2/3 in double is 0.33333333333333337, one step above the double
+  nearest 1/3. The contact point then slides along no tangent, hence sticking.)
 )";
 }
 
 int cli(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err)
 {
     const std::string* file = nullptr;
+    Options options;
     bool options_done = false;
     for (const std::string& a : args) {
         if (!options_done && (a == "--help" || a == "-h")) {
@@ -571,6 +867,10 @@ int cli(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
         if (!options_done && a == "--version") {
             out << version_text();
             return ok;
+        }
+        if (!options_done && a == "--coupled") {
+            options.coupled = true;
+            continue;
         }
         if (!options_done && a == "--") {
             options_done = true;
@@ -590,7 +890,7 @@ int cli(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
 
     int status;
     if (!file || *file == "-") {
-        status = run(in, "<stdin>", out, err);
+        status = run(in, "<stdin>", out, err, options);
     } else {
         errno = 0;
         std::ifstream f(*file, std::ios::binary);
@@ -599,7 +899,7 @@ int cli(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
             err << program << ": " << *file << ": cannot open" << reason(code) << '\n';
             return failure;
         }
-        status = run(f, *file, out, err);
+        status = run(f, *file, out, err, options);
     }
     if (!out.flush() && status == ok) {
         err << program << ": cannot write the output\n";

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target for impulse-contact's reader: any bytes as a contact file. Besides the
-// sanitizers and the library's IMPULSE_ASSERT (contract violations the reader let through), it
-// checks what the tool promises:
+// libFuzzer target for impulse-contact's reader: any bytes as a contact file, read twice, with
+// the sequential solve and with --coupled. Besides the sanitizers and the library's
+// IMPULSE_ASSERT (contract violations the reader let through), it checks what the tool promises:
 //   - exit status 0 or 2; on 2 exactly one message line "impulse-contact: fuzz.csv:<line>: ...",
 //     on 0 nothing on standard error;
-//   - standard output is an output header, then lines of finite numbers and a regime;
-//   - jn >= 0, and a separating or immovable contact got no friction impulse.
+//   - standard output is an output header (point masses or rigid bodies, 2D or 3D), then lines
+//     of finite numbers and a regime;
+//   - jn >= 0, and a separating or immovable contact got no friction impulse (and a separating
+//     one no normal impulse).
 //
 //   cmake --preset fuzz && cmake --build build/fuzz --target impulse-contact-fuzz
 //   build/fuzz/examples/impulse-contact/impulse-contact-fuzz -max_total_time=60 \
@@ -47,12 +49,16 @@ void check_output(const std::string& out)
     if (out.back() != '\n') broken("output does not end with a newline", out);
     std::vector<std::string> lines = split(out.substr(0, out.size() - 1), '\n');
     int dim = 0;
+    std::size_t angular = 0;  // angular velocity fields (rigid bodies)
     if (lines[0] == "jn,jtx,jty,vax,vay,vbx,vby,regime") dim = 2;
     if (lines[0] == "jn,jtx,jty,jtz,vax,vay,vaz,vbx,vby,vbz,regime") dim = 3;
+    if (lines[0] == "jn,jtx,jty,vax,vay,vbx,vby,oma,omb,regime") dim = 2, angular = 2;
+    if (lines[0] == "jn,jtx,jty,jtz,vax,vay,vaz,vbx,vby,vbz,omax,omay,omaz,ombx,omby,ombz,regime")
+        dim = 3, angular = 6;
     if (!dim) broken("bad output header", lines[0]);
     for (std::size_t i = 1; i < lines.size(); ++i) {
         const std::vector<std::string> f = split(lines[i], ',');
-        if (f.size() != std::size_t(3 * dim + 2)) broken("bad output field count", lines[i]);
+        if (f.size() != std::size_t(3 * dim + 2) + angular) broken("bad output field count", lines[i]);
         std::vector<double> x;
         for (std::size_t k = 0; k + 1 < f.size(); ++k) {
             double v = 0;
@@ -73,13 +79,14 @@ void check_output(const std::string& out)
     }
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+/// One run over the input, checked.
+void check_run(const std::string& input, bool coupled)
 {
-    std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
+    std::istringstream in(input);
     std::ostringstream out, err;
-    const int status = impulse_contact::run(in, "fuzz.csv", out, err);
+    impulse_contact::Options options;
+    options.coupled = coupled;
+    const int status = impulse_contact::run(in, "fuzz.csv", out, err, options);
     const std::string e = err.str();
     if (status == impulse_contact::ok) {
         if (!e.empty()) broken("messages on success", e);
@@ -91,5 +98,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         broken("exit status neither 0 nor 2", std::to_string(status));
     }
     check_output(out.str());
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    const std::string input(reinterpret_cast<const char*>(data), size);
+    check_run(input, false);
+    check_run(input, true);
     return 0;
 }
