@@ -18,13 +18,9 @@ using impulse::Regime;
 
 namespace {
 
-/// The inputs of one contact as a flat list, so one function serves double and AutoDiff.
-/// Point masses: vA, vB, wA, wB, normal angles, e, mu_s, mu_k. Rigid bodies add omegaA, omegaB,
-/// inverse inertias (diagonal in 3D), rA, rB. The normal is built from angles so it stays unit.
-template <int D>
-constexpr int point_inputs = 2 * D + 2 + (D - 1) + 3;
-template <int D>
-constexpr int rigid_inputs = point_inputs<D> + 2 * (D == 2 ? 1 : 3) * 2 + 2 * D;
+// The inputs of one contact are a flat list, so one function serves double and AutoDiff.
+// Point masses: vA, vB, wA, wB, normal angles, e, mu_s, mu_k. Rigid bodies add omegaA, omegaB,
+// inverse inertias (diagonal in 3D), rA, rB. The normal is built from angles so it stays unit.
 
 template <class T, int D>
 impulse::Vec<T, D> normal_from(const T* a)
