@@ -47,13 +47,13 @@ struct ManifoldPoint {
 /// pair of coefficients, up to `max_points` points (2 in 2D, 4 in 3D).
 template <class S, int D>
 struct Manifold {
-    static constexpr int max_points = D == 2 ? 2 : 4;
+    static constexpr int max_points = D == 2 ? 2 : 4;  ///< capacity: 2 points in 2D, 4 in 3D
     std::uint32_t a{0};                ///< index of body A
     std::uint32_t b{0};                ///< index of body B
     Vec<S, D> n = Vec<S, D>::UnitX();  ///< unit normal from A to B
     Coefficients<S> k;                 ///< the pair's restitution, friction and threshold
     int count{0};                      ///< points in use
-    ManifoldPoint<S, D> points[max_points];
+    ManifoldPoint<S, D> points[max_points];  ///< the points; the first `count` are used
 };
 
 /// How the solver removes penetration.
@@ -68,10 +68,10 @@ template <class S>
 struct SolverSettings {
     int velocity_iterations{8};  ///< passes over every point per step
     int position_iterations{3};  ///< passes of the split impulse (split_impulse only)
-    PositionCorrection correction{PositionCorrection::split_impulse};
+    PositionCorrection correction{PositionCorrection::split_impulse};  ///< how penetration is removed
     S percent{S(0.2)};  ///< fraction of the overlap beyond `slop` removed per step
     S slop{S(0.005)};   ///< overlap left alone, so resting contacts stay touching
-    bool warm_start{true};
+    bool warm_start{true};  ///< start each step from the last step's matched impulses
 };
 
 /// The sequential-impulse solver. Keeps the previous step's impulses and scratch storage between
@@ -80,7 +80,7 @@ struct SolverSettings {
 template <class S, int D>
 class Solver {
 public:
-    using Body = RigidBody<S, D>;
+    using Body = RigidBody<S, D>;  ///< the body type the solver works on
 
     /// Accumulated impulses of one point at the end of a step (for inspection and tests).
     struct PointImpulse {
@@ -88,7 +88,7 @@ public:
         Vec<S, D - 1> tangent = Vec<S, D - 1>::Zero();  ///< accumulated friction along the tangent basis
     };
 
-    SolverSettings<S> settings;
+    SolverSettings<S> settings;  ///< iterations, position correction, warm starting
 
     /// Solves one step of length `dt` for `manifold_count` contacts over `body_count` bodies
     /// (velocities updated in place). Call `position_velocity` to integrate positions afterwards.
