@@ -2,8 +2,9 @@
 /// \file rigid.hpp
 /// Contact response with rotation, in 2D and 3D: rigid-body state, the inertia of common shapes,
 /// the velocity of a contact point, the effective mass along a direction, impulses applied at a
-/// point, the sequential response (normal, then friction: contact.hpp's `resolve`, unchanged) and
-/// the coupled contact-space solve that handles normal and friction together.
+/// point, the sequential response (normal, then friction: contact.hpp's `resolve`, unchanged), the
+/// precomputed contact axis an iterative solver sweeps with (`Motion`, `ContactAxis`), and the
+/// coupled contact-space solve that handles normal and friction together.
 ///
 /// What rotation adds (for each body, with r the contact point minus the centre of mass):
 ///   velocity of the contact point   v_p = v + omega x r
@@ -338,6 +339,91 @@ Result<S, D> resolve(RigidBody<S, D>& A, const detail::same_t<Vec<S, D>>& rA, Ri
 {
     return resolve(RigidContact<S, D>(A, rA, B, rB), n, k);
 }
+
+// ---------------------------------------------------------------------------------------------
+// One axis of a contact, precomputed for iterative solvers
+
+/// A body's motion as an iterative solver touches it on every pass: velocity, angular velocity and
+/// inverse mass. Compact (2D float: 16 bytes) so that a pass over many contacts stays in cache; the
+/// inverse inertia is not needed here because each ContactAxis carries it, premultiplied.
+template <class S, int D>
+struct Motion {
+    Vec<S, D> v = Vec<S, D>::Zero();                       ///< linear velocity of the centre of mass
+    Angular<S, D> omega = Rotation<S, D>::zero_angular();  ///< angular velocity
+    S inv_mass{0};                                         ///< 1/m; 0 is immovable
+
+    Motion() noexcept = default;  ///< at rest, immovable
+    /// The motion of a body right now.
+    explicit Motion(const RigidBody<S, D>& b) noexcept : v(b.v), omega(b.omega), inv_mass(b.inv_mass) {}
+};
+
+namespace detail {
+/// Product of two angular quantities: a*b in 2D (scalars), a.b in 3D.
+template <class S>
+S angular_dot(S a, S b) noexcept
+{
+    return a * b;
+}
+template <class S>
+S angular_dot(const Vec<S, 3>& a, const Vec<S, 3>& b) noexcept
+{
+    return a.dot(b);
+}
+}  // namespace detail
+
+/// One direction `d` of a contact between two rigid bodies, with everything that stays fixed while
+/// an iterative solver sweeps precomputed from a RigidContact (the Jacobian row of Catto's
+/// sequential impulses; Jolt's `AxisConstraintPart`):
+///
+///     arms    armA = rA x d,            armB = rB x d              (2D: scalars)
+///     spins   spinA = IA^-1 (rA x d),   spinB = IB^-1 (rB x d)
+///     mass    1/k(d), k(d) = RigidContact::inverse_mass(d); 0 when k = 0 (nothing moves along d)
+///
+/// so that each pass costs a few multiply-adds and no branch:
+///
+///     speed   vd = d.(vB - vA) + armB.omegaB - armA.omegaA    = RigidContact::relative_velocity().d
+///             (because (omega x r).d = omega.(r x d))
+///     apply   vA -= wA*lambda*d,  omegaA -= lambda*spinA,
+///             vB += wB*lambda*d,  omegaB += lambda*spinB      = RigidContact::apply(lambda*d)
+///
+/// Both agree with RigidContact to rounding. An immovable body (inverse mass and inertia 0) gets
+/// exactly +-0 added, so its velocity stays as it was as long as lambda is finite.
+template <class S, int D>
+struct ContactAxis {
+    Vec<S, D> d = Vec<S, D>::UnitX();                      ///< the unit direction; +lambda*d acts on B
+    Angular<S, D> armA = Rotation<S, D>::zero_angular();   ///< rA x d
+    Angular<S, D> armB = Rotation<S, D>::zero_angular();   ///< rB x d
+    Angular<S, D> spinA = Rotation<S, D>::zero_angular();  ///< IA^-1 (rA x d)
+    Angular<S, D> spinB = Rotation<S, D>::zero_angular();  ///< IB^-1 (rB x d)
+    S mass{0};  ///< effective mass along d, 1/k(d) (0 when k(d) = 0)
+
+    ContactAxis() noexcept = default;  ///< along x, massless: changes nothing
+
+    /// Precomputes the axis along unit `dir` for the contact `c` (offsets and inertias as they are now).
+    ContactAxis(const RigidContact<S, D>& c, const Vec<S, D>& dir) noexcept
+        : d(dir), armA(cross(c.rA, dir)), armB(cross(c.rB, dir)), spinA(c.A.inv_inertia * armA),
+          spinB(c.B.inv_inertia * armB)
+    {
+        IMPULSE_ASSERT(is_unit(dir), "the axis direction must be a unit vector");
+        const S k = c.inverse_mass(dir);
+        mass = k > S(0) ? S(1) / k : S(0);
+    }
+
+    /// Relative speed of the contact point along d: vd = d.(vB - vA) + armB.omegaB - armA.omegaA.
+    S speed(const Motion<S, D>& A, const Motion<S, D>& B) const noexcept
+    {
+        return d.dot(B.v - A.v) + detail::angular_dot(armB, B.omega) - detail::angular_dot(armA, A.omega);
+    }
+
+    /// Applies lambda*d at the contact point: -lambda*d to A, +lambda*d to B.
+    void apply(Motion<S, D>& A, Motion<S, D>& B, S lambda) const noexcept
+    {
+        A.v -= (A.inv_mass * lambda) * d;
+        A.omega -= lambda * spinA;
+        B.v += (B.inv_mass * lambda) * d;
+        B.omega += lambda * spinB;
+    }
+};
 
 // ---------------------------------------------------------------------------------------------
 // The coupled contact-space solve

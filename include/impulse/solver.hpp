@@ -6,7 +6,9 @@
 /// and start each step from the last step's impulses (warm starting).
 ///
 /// The contact math is not repeated here: each point is a `RigidContact` (rigid.hpp) over the
-/// caller's bodies, and every axis is solved with axis.hpp's `accumulate`.
+/// caller's bodies, turned once per step into `ContactAxis` rows (rigid.hpp: the same velocity and
+/// impulse formulas with the parts that stay fixed during the step precomputed), and every axis is
+/// solved with axis.hpp's `accumulate`.
 ///
 /// One step, given bodies whose velocities already include the step's external forces:
 ///   1. prepare    effective masses along n and the tangents; the restitution target -e*vn from
@@ -14,10 +16,18 @@
 ///   2. warm start apply last step's matched impulses (matched by bodies and feature id)
 ///   3. iterate    for each point: friction (accumulated, within +-mu*Pn, or the disc of radius
 ///                 mu*Pn in 3D), then the normal (accumulated, >= 0)
-///   4. position   positional error: split impulse (default) or Baumgarte bias
+///   4. position   positional error: split impulse (default: pseudo velocities that remove a part of
+///                 the overlap the solved velocities would leave) or Baumgarte bias
 ///   5. store      the accumulated impulses, for the next step's warm start
 /// Then the caller integrates positions with `position_velocity` (velocity plus the split
 /// impulse's pseudo velocity, which is discarded after the step).
+///
+/// Speed: during the iterations the solver works on a compact copy of the bodies' motion
+/// (`Motion`: velocity, angular velocity, inverse mass) and on per-point rows holding only what a
+/// pass reads; the velocities are written back to the bodies at the end of the step. Like Box2D's
+/// solver it has no branch on immovable bodies inside the iterations: their inverse mass and
+/// inertia are 0, so they receive exactly +-0. That keeps them unchanged for every finite impulse;
+/// finite input gives finite impulses unless the velocities themselves are near overflow.
 #pragma once
 
 #include <algorithm>
@@ -47,7 +57,7 @@ struct ManifoldPoint {
 /// pair of coefficients, up to `max_points` points (2 in 2D, 4 in 3D).
 template <class S, int D>
 struct Manifold {
-    static constexpr int max_points = D == 2 ? 2 : 4;  ///< capacity: 2 points in 2D, 4 in 3D
+    static constexpr int max_points = D == 2 ? 2 : 4;  ///< points a manifold can hold
     std::uint32_t a{0};                ///< index of body A
     std::uint32_t b{0};                ///< index of body B
     Vec<S, D> n = Vec<S, D>::UnitX();  ///< unit normal from A to B
@@ -76,7 +86,16 @@ struct SolverSettings {
 
 /// The sequential-impulse solver. Keeps the previous step's impulses and scratch storage between
 /// steps; after the largest step so far, a step allocates nothing. Deterministic: the same input
-/// gives bitwise the same output (no threads, no hashing; contacts are solved in the given order).
+/// gives bitwise the same output (no threads, no hashing; the solve order, `lanes`, follows from
+/// the order the contacts are given in).
+///
+/// `step` is the whole step. An engine that wants to time the phases or interleave its own
+/// constraints with the contacts calls them itself, exactly as `step` does:
+///
+///     solver.prepare(bodies, body_count, manifolds, manifold_count, dt);  // 1, 2
+///     for (int i = 0; i < solver.settings.velocity_iterations; ++i)
+///         solver.solve_velocities();                                        // 3
+///     solver.finish();                                                      // 4, 5
 template <class S, int D>
 class Solver {
 public:
@@ -84,24 +103,95 @@ public:
 
     /// Accumulated impulses of one point at the end of a step (for inspection and tests).
     struct PointImpulse {
-        S normal{0};                             ///< accumulated normal impulse Pn >= 0
+        S normal{0};                                    ///< accumulated normal impulse Pn >= 0
         Vec<S, D - 1> tangent = Vec<S, D - 1>::Zero();  ///< accumulated friction along the tangent basis
     };
 
-    SolverSettings<S> settings;  ///< iterations, position correction, warm starting
+    SolverSettings<S> settings;  ///< used by the next step
 
     /// Solves one step of length `dt` for `manifold_count` contacts over `body_count` bodies
     /// (velocities updated in place). Call `position_velocity` to integrate positions afterwards.
     void step(Body* bodies, std::size_t body_count, const Manifold<S, D>* manifolds, std::size_t manifold_count,
               S dt) noexcept
     {
+        prepare(bodies, body_count, manifolds, manifold_count, dt);
+        for (int it = 0; it < settings.velocity_iterations; ++it) solve_velocities();
+        finish();
+    }
+
+    /// Phases 1 and 2 of a step: precomputes every point's rows from the bodies as they are now
+    /// and warm starts them. `bodies` must stay valid, and untouched, until `finish`.
+    void prepare(Body* bodies, std::size_t body_count, const Manifold<S, D>* manifolds, std::size_t manifold_count,
+                 S dt) noexcept
+    {
         IMPULSE_ASSERT(dt > S(0), "the time step must be positive");
+        bodies_ = bodies;
         body_count_ = body_count;
-        prepare(bodies, manifolds, manifold_count, dt);
-        if (settings.warm_start) warm_start(bodies);
-        for (int it = 0; it < settings.velocity_iterations; ++it) solve_velocities(bodies);
-        solve_positions(bodies, body_count, dt);
-        store(manifolds);
+        dt_ = dt;
+        motion_.resize(body_count);
+        for (std::size_t i = 0; i < body_count; ++i) motion_[i] = Motion<S, D>(bodies[i]);
+        rows_.clear();
+        aux_.clear();
+        push_.clear();
+        first_.clear();
+        for (std::size_t m = 0; m < manifold_count; ++m) add(manifolds[m], dt);
+        if (settings.warm_start) warm_start();
+        for (std::size_t i = 0; i < rows_.size(); ++i) rows_[i].mu = aux_[i].sticking ? aux_[i].mu_s : aux_[i].mu_k;
+        interleave();
+    }
+
+    /// Phase 3: one pass of the velocity iterations over every point (in the solve order: see
+    /// `lanes`).
+    void solve_velocities() noexcept
+    {
+        Motion<S, D>* const motion = motion_.data();
+        for (Row& r : rows_) {
+            Motion<S, D> A = motion[r.a];
+            Motion<S, D> B = motion[r.b];
+            // Friction first, within the cone of the current normal impulse, then the normal
+            // (non-penetration matters more than friction). Both speeds are read before either
+            // impulse is applied: the friction impulse changes the normal speed by knt per unit
+            // (K's off-diagonal terms n.K.t), so vn after it is vn + knt.dPt: what reading it again
+            // after applying friction would give (to rounding), without waiting for that.
+            const S cap = r.mu * r.Pn;
+            S vn = r.n.speed(A, B);
+            if constexpr (D == 2) {
+                const S dPt = accumulate(r.Pt[0], -r.t[0].mass * r.t[0].speed(A, B), -cap, cap);
+                r.t[0].apply(A, B, dPt);
+                vn += r.knt[0] * dPt;
+            } else {
+                // Both tangents at once, then clamp the accumulated vector to the disc |Pt| <= cap.
+                const Vec<S, 2> old = r.Pt;
+                Vec<S, 2> next(old[0] - r.t[0].mass * r.t[0].speed(A, B), old[1] - r.t[1].mass * r.t[1].speed(A, B));
+                const S size = next.norm();
+                if (size > cap) next *= cap / size;  // size > cap >= 0: no division by 0
+                r.Pt = next;
+                const Vec<S, 2> dPt = next - old;
+                r.t[0].apply(A, B, dPt[0]);
+                r.t[1].apply(A, B, dPt[1]);
+                vn += r.knt.dot(dPt);
+            }
+            // Normal: reach the target normal speed, keeping the accumulated impulse >= 0.
+            const S dn = accumulate(r.Pn, r.n.mass * (r.target - vn), S(0), std::numeric_limits<S>::max());
+            r.n.apply(A, B, dn);
+            motion[r.a] = A;
+            motion[r.b] = B;
+        }
+    }
+
+    /// Phases 4 and 5: position correction, the velocities written back into the bodies given to
+    /// `prepare` (movable ones only: an immovable body is never written), and the impulses kept
+    /// for the next step's warm start.
+    void finish() noexcept
+    {
+        solve_positions();
+        for (std::size_t i = 0; i < body_count_; ++i) {
+            Body& b = bodies_[i];
+            if (!movable(b)) continue;
+            b.v = motion_[i].v;
+            b.omega = motion_[i].omega;
+        }
+        store();
     }
 
     /// The velocity to integrate body i's position with after a step: v plus the split impulse's
@@ -122,29 +212,67 @@ public:
     /// Accumulated impulses of point `p` of manifold `m` in the last step.
     PointImpulse impulse(std::size_t m, int p) const noexcept
     {
-        const Point& q = points_[first_[m] + std::size_t(p)];
-        return {q.Pn, q.Pt};
+        const Row& r = rows_[slot_[first_[m] + std::size_t(p)]];
+        return {r.Pn, r.Pt};
     }
+
+    /// The solve order. The points are swept in `lanes` interleaved runs: points 0, 8, 16, ...
+    /// of the given order, then 1, 9, 17, ..., and so on; every pass still solves every point once.
+    /// Points that follow each other in a contact list usually share a body (a body's contacts are
+    /// listed together), and a point cannot start before the one before it has written that body's
+    /// velocity; points 8 apart rarely share one, so the processor overlaps their work (about 30%
+    /// faster on the settled ball pit, with the same quality). The order depends only on the input
+    /// order, so the solver stays deterministic.
+    static constexpr std::size_t lanes = 8;
+
+    /// Points (rows) in the last step: the sum of the manifolds' `count`.
+    std::size_t point_count() const noexcept { return rows_.size(); }
 
     /// Forgets the warm-start cache (e.g. after teleporting bodies).
     void reset() noexcept { cache_.clear(); }
 
+    /// Makes room for steps of up to `bodies` bodies, `manifolds` manifolds and `points` points in
+    /// all, so that no step up to that size allocates (without it, the first step of each new
+    /// largest size does). The only call that may throw (std::bad_alloc, std::length_error).
+    void reserve(std::size_t bodies, std::size_t manifolds, std::size_t points)
+    {
+        motion_.reserve(bodies);
+        pseudo_.reserve(bodies);
+        first_.reserve(manifolds);
+        rows_.reserve(points);
+        row_scratch_.reserve(points);
+        push_.reserve(points);
+        aux_.reserve(points);
+        slot_.reserve(points);
+        cache_.reserve(points);
+    }
+
 private:
-    // Per-point solver state.
-    struct Point {
-        std::uint32_t a, b;
-        Vec<S, D> rA, rB, n;
-        Eigen::Matrix<S, D, D - 1> t;  // tangent basis: t = (-ny, nx) in 2D, contact_basis in 3D
-        S mass_n{0};                   // 1/k(n)
-        Vec<S, D - 1> mass_t = Vec<S, D - 1>::Zero();  // 1/k(t_i)
-        S target{0};                   // normal velocity wanted: -e*vn (restitution) or the bias
-        S bias_pos{0};                 // split impulse: separation speed wanted from penetration
-        S Pn{0}, Pn_pos{0};            // accumulated normal impulses (velocity, position passes)
+    // What a velocity pass reads and writes for one point (kept small: a pass streams through these).
+    struct Row {
+        ContactAxis<S, D> n;         // the normal axis
+        ContactAxis<S, D> t[D - 1];  // the tangent axes: t = (-ny, nx) in 2D, contact_basis in 3D
+        S target{0};                 // normal velocity wanted: -e*vn (restitution) or the bias
+        S Pn{0};                     // accumulated normal impulse
         Vec<S, D - 1> Pt = Vec<S, D - 1>::Zero();  // accumulated friction along t
-        S mu_s{0}, mu_k{0};
-        bool sticking{true};           // the static coefficient caps friction (sticking last step)
+        Vec<S, D - 1> knt = Vec<S, D - 1>::Zero();  // normal speed change per unit impulse along t: n.K.t
+        S mu{0};                     // the friction coefficient in force: mu_s while sticking, else mu_k
+        std::uint32_t a{0}, b{0};    // body indices
+    };
+    // The rest of a point's state, used once per step (in the given order).
+    struct Aux {
         std::uint64_t key{0};
         std::uint32_t feature{0};
+        S mu_s{0}, mu_k{0};
+        bool sticking{true};   // the static coefficient caps friction (sticking last step)
+    };
+    // The split impulse of a point (in the given order: see solve_positions).
+    struct Push {
+        ContactAxis<S, D> n;       // the normal axis (a copy of the row's)
+        std::uint32_t a{0}, b{0};  // body indices
+        S penetration{0};          // overlap at the start of the step
+        S bias{0};                 // separation speed wanted from the overlap
+        S P{0};                    // accumulated normal impulse of the position passes
     };
     struct Cached {
         std::uint64_t key;
@@ -160,143 +288,177 @@ private:
         return (std::uint64_t(a) << 32) | std::uint64_t(b);
     }
 
-    RigidContact<S, D> contact(Body* bodies, const Point& q) const noexcept
+    static bool movable(const Body& b) noexcept
     {
-        return RigidContact<S, D>(bodies[q.a], q.rA, bodies[q.b], q.rB);
+        if constexpr (D == 2) return b.inv_mass != S(0) || b.inv_inertia != S(0);
+        else return b.inv_mass != S(0) || !b.inv_inertia.isZero(S(0));
     }
 
-    void prepare(Body* bodies, const Manifold<S, D>* manifolds, std::size_t count, S dt) noexcept
+    void add(const Manifold<S, D>& c, S dt) noexcept
     {
-        points_.clear();
-        first_.clear();
-        for (std::size_t m = 0; m < count; ++m) {
-            const Manifold<S, D>& c = manifolds[m];
-            IMPULSE_ASSERT(c.a < body_count_ && c.b < body_count_, "manifold body index out of range");
-            IMPULSE_ASSERT(is_unit(c.n), "the contact normal must be a unit vector");
-            IMPULSE_ASSERT((c.count >= 0 && c.count <= Manifold<S, D>::max_points), "manifold point count out of range");
-            first_.push_back(points_.size());
-            const Eigen::Matrix<S, D, D> basis = contact_basis(c.n);
-            for (int i = 0; i < c.count; ++i) {
-                const ManifoldPoint<S, D>& mp = c.points[i];
-                Point q;
-                q.a = c.a;
-                q.b = c.b;
-                q.rA = mp.rA;
-                q.rB = mp.rB;
-                q.n = c.n;
-                q.t = basis.template rightCols<D - 1>();
-                q.key = pair_key(c.a, c.b);
-                q.feature = mp.feature;
-                q.mu_s = c.k.friction.mu_s;
-                q.mu_k = c.k.friction.mu_k;
-                const RigidContact<S, D> rc = contact(bodies, q);
-                const S kn = rc.inverse_mass(c.n);
-                q.mass_n = kn > S(0) ? S(1) / kn : S(0);
-                for (int j = 0; j < D - 1; ++j) {
-                    const S kt = rc.inverse_mass(Vec<S, D>(q.t.col(j)));
-                    q.mass_t[j] = kt > S(0) ? S(1) / kt : S(0);
-                }
-                // Restitution from the approach speed before solving: vn' = -e*vn.
-                const S vn = rc.relative_velocity().dot(c.n);
-                const S e = effective_restitution(c.k.restitution, vn, c.k.threshold);
-                q.target = vn < S(0) ? -e * vn : S(0);
+        IMPULSE_ASSERT(c.a < body_count_ && c.b < body_count_, "manifold body index out of range");
+        IMPULSE_ASSERT(c.a != c.b, "a body cannot touch itself");
+        IMPULSE_ASSERT(is_unit(c.n), "the contact normal must be a unit vector");
+        IMPULSE_ASSERT((c.count >= 0 && c.count <= Manifold<S, D>::max_points), "manifold point count out of range");
+        first_.push_back(rows_.size());
+        const Eigen::Matrix<S, D, D> basis = contact_basis(c.n);
+        for (int i = 0; i < c.count; ++i) {
+            const ManifoldPoint<S, D>& mp = c.points[i];
+            const RigidContact<S, D> rc(bodies_[c.a], mp.rA, bodies_[c.b], mp.rB);
+            Row r;
+            r.a = c.a;
+            r.b = c.b;
+            r.n = ContactAxis<S, D>(rc, c.n);
+            const Eigen::Matrix<S, D, D> K = rc.inverse_mass_matrix();
+            for (int j = 0; j < D - 1; ++j) {
+                const Vec<S, D> t = basis.col(j + 1);
+                r.t[j] = ContactAxis<S, D>(rc, t);
+                r.knt[j] = c.n.dot(K * t);
+            }
+            // Restitution from the approach speed before solving: vn' = -e*vn.
+            const S vn = rc.relative_velocity().dot(c.n);
+            const S e = effective_restitution(c.k.restitution, vn, c.k.threshold);
+            r.target = vn < S(0) ? -e * vn : S(0);
+            Aux x;
+            Push push;
+            x.key = pair_key(c.a, c.b);
+            x.feature = mp.feature;
+            x.mu_s = c.k.friction.mu_s;
+            x.mu_k = c.k.friction.mu_k;
+            if (settings.correction == PositionCorrection::baumgarte) {
+                // bias = percent * max(pen - slop, 0) / dt: the separation speed that removes
+                // `percent` of the excess overlap in one step, as a real velocity.
                 const S excess = mp.penetration - settings.slop;
-                const S push = excess > S(0) ? settings.percent * excess / dt : S(0);
-                if (settings.correction == PositionCorrection::baumgarte) {
-                    if (push > q.target) q.target = push;
-                } else if (settings.correction == PositionCorrection::split_impulse) {
-                    q.bias_pos = push;
-                }
-                points_.push_back(q);
+                const S bias = excess > S(0) ? settings.percent * excess / dt : S(0);
+                if (bias > r.target) r.target = bias;
+            } else if (settings.correction == PositionCorrection::split_impulse) {
+                push.penetration = mp.penetration;  // the bias follows from it after the velocities
             }
+            push.n = r.n;
+            push.a = c.a;
+            push.b = c.b;
+            rows_.push_back(r);
+            aux_.push_back(x);
+            push_.push_back(push);
         }
     }
 
-    void warm_start(Body* bodies) noexcept
+    // Matches each point with last step's (same bodies, same feature) and applies its impulses.
+    // The cache is sorted; points usually arrive in the same order as last step, so the search
+    // gallops forward from the previous match (linear time for sorted input), and starts over
+    // from the beginning when the order goes back.
+    void warm_start() noexcept
     {
-        for (Point& q : points_) {
-            const Cached probe{q.key, q.feature, S(0), Vec<S, D - 1>::Zero(), true};
-            const auto it = std::lower_bound(cache_.begin(), cache_.end(), probe);
-            if (it == cache_.end() || it->key != q.key || it->feature != q.feature) continue;
-            q.Pn = it->Pn;
-            q.Pt = it->Pt;
-            q.sticking = it->sticking;
-            contact(bodies, q).apply(Vec<S, D>(q.Pn * q.n + q.t * q.Pt));
-        }
-    }
-
-    void solve_velocities(Body* bodies) noexcept
-    {
-        for (Point& q : points_) {
-            const RigidContact<S, D> rc = contact(bodies, q);
-            // Friction first, within the cone of the current normal impulse (the normal is solved
-            // last: non-penetration matters more than friction).
-            const S cap = (q.sticking ? q.mu_s : q.mu_k) * q.Pn;
-            const Vec<S, D> rv = rc.relative_velocity();
-            if constexpr (D == 2) {
-                const S lambda = -q.mass_t[0] * rv.dot(q.t.col(0));
-                const S d = accumulate(q.Pt[0], lambda, -cap, cap);
-                rc.apply(Vec<S, D>(d * q.t.col(0)));
-            } else {
-                // Both tangents at once, then clamp the accumulated vector to the disc |Pt| <= cap.
-                const Vec<S, D - 1> old = q.Pt;
-                Vec<S, D - 1> next = old;
-                for (int j = 0; j < D - 1; ++j) next[j] -= q.mass_t[j] * rv.dot(q.t.col(j));
-                const S size = next.norm();
-                if (size > cap) next *= size > S(0) ? cap / size : S(0);
-                q.Pt = next;
-                rc.apply(Vec<S, D>(q.t * (next - old)));
+        const std::size_t n = cache_.size();
+        std::size_t cur = 0;
+        for (std::size_t i = 0; i < rows_.size(); ++i) {
+            Row& r = rows_[i];
+            Aux& x = aux_[i];
+            const Cached probe{x.key, x.feature, S(0), Vec<S, D - 1>::Zero(), true};
+            if (i > 0 && probe < Cached{aux_[i - 1].key, aux_[i - 1].feature, S(0), Vec<S, D - 1>::Zero(), true})
+                cur = 0;  // out of order: every cache entry below `cur` may be a candidate again
+            // Invariant: cache_[j] < probe for every j < cur. Find a bracket [lo, hi) by doubling.
+            std::size_t lo = cur, hi = cur, stride = 1;
+            while (hi < n && cache_[hi] < probe) {
+                lo = hi + 1;
+                hi = lo + stride;
+                stride *= 2;
             }
-            // Normal: reach the target normal speed, keeping the accumulated impulse >= 0.
-            const S vn = rc.relative_velocity().dot(q.n);
-            const S dn = accumulate(q.Pn, q.mass_n * (q.target - vn), S(0), std::numeric_limits<S>::max());
-            rc.apply(Vec<S, D>(dn * q.n));
+            if (hi > n) hi = n;
+            const auto it = std::lower_bound(cache_.begin() + std::ptrdiff_t(lo), cache_.begin() + std::ptrdiff_t(hi), probe);
+            cur = std::size_t(it - cache_.begin());
+            if (it == cache_.end() || it->key != x.key || it->feature != x.feature) continue;
+            r.Pn = it->Pn;
+            r.Pt = it->Pt;
+            x.sticking = it->sticking;
+            Motion<S, D>& A = motion_[r.a];
+            Motion<S, D>& B = motion_[r.b];
+            r.n.apply(A, B, r.Pn);
+            for (int j = 0; j < D - 1; ++j) r.t[j].apply(A, B, r.Pt[j]);
         }
     }
 
-    void solve_positions(Body* bodies, std::size_t body_count, S dt) noexcept
+    // Moves the rows from the given order into the solve order.
+    void interleave() noexcept
     {
-        (void)dt;
+        const std::size_t n = rows_.size(), q = n / lanes, extra = n % lanes;
+        slot_.resize(n);
+        row_scratch_.resize(n);
+        for (std::size_t k = 0; k < n; ++k) {
+            // lane l holds q (+1 for the first `extra` lanes) points and starts at l*q + min(l, extra)
+            const std::size_t lane = k % lanes;
+            slot_[k] = lane * q + std::min(lane, extra) + k / lanes;
+            row_scratch_[slot_[k]] = rows_[k];
+        }
+        rows_.swap(row_scratch_);
+    }
+
+    void solve_positions() noexcept
+    {
         use_pseudo_ = settings.correction == PositionCorrection::split_impulse;
         if (!use_pseudo_) return;
-        // Pseudo bodies: the same masses, velocities starting at zero. Impulses here move
-        // positions only; real velocities never see them, so recovering penetration adds no energy.
-        pseudo_.resize(body_count);
-        for (std::size_t i = 0; i < body_count; ++i) {
-            pseudo_[i] = bodies[i];
-            pseudo_[i].v.setZero();
-            pseudo_[i].omega = Rotation<S, D>::zero_angular();
+        // Pseudo motions: the same masses, velocities starting at zero. Impulses here move
+        // positions only; real velocities never see them, so recovering penetration adds no
+        // kinetic energy.
+        pseudo_.resize(body_count_);
+        for (std::size_t i = 0; i < body_count_; ++i) {
+            pseudo_[i] = Motion<S, D>();
+            pseudo_[i].inv_mass = motion_[i].inv_mass;
         }
+        // The overlap to remove is the one the step's solved velocities would leave, pen - vn*dt
+        // (vn > 0 separating): bias = percent * max(pen - vn*dt - slop, 0) / dt. Correcting the
+        // overlap as it will be, not as it was, keeps a pile that still sinks a little each step
+        // from lagging one step behind.
+        for (Push& x : push_) {
+            const S excess = x.penetration - x.n.speed(motion_[x.a], motion_[x.b]) * dt_ - settings.slop;
+            x.bias = excess > S(0) ? settings.percent * excess / dt_ : S(0);
+        }
+        // In the given order, not interleaved like the velocity passes: the position passes start
+        // from nothing each step (no warm start), and a few passes only carry a push through a
+        // pile when they sweep it in the order its contacts were found (in the ball pit, interleaved
+        // passes leave the deepest overlap about 1.4 times as deep).
+        Motion<S, D>* const pseudo = pseudo_.data();
         for (int it = 0; it < settings.position_iterations; ++it) {
-            for (Point& q : points_) {
-                if (!(q.bias_pos > S(0)) && !(q.Pn_pos > S(0))) continue;
-                const RigidContact<S, D> rc(pseudo_[q.a], q.rA, pseudo_[q.b], q.rB);
-                const S vn = rc.relative_velocity().dot(q.n);
-                const S d = accumulate(q.Pn_pos, q.mass_n * (q.bias_pos - vn), S(0), std::numeric_limits<S>::max());
-                rc.apply(Vec<S, D>(d * q.n));
+            for (Push& x : push_) {
+                if (!(x.bias > S(0)) && !(x.P > S(0))) continue;
+                Motion<S, D> A = pseudo[x.a];
+                Motion<S, D> B = pseudo[x.b];
+                const S vn = x.n.speed(A, B);
+                const S d = accumulate(x.P, x.n.mass * (x.bias - vn), S(0), std::numeric_limits<S>::max());
+                x.n.apply(A, B, d);
+                pseudo[x.a] = A;
+                pseudo[x.b] = B;
             }
         }
     }
 
-    void store(const Manifold<S, D>* manifolds) noexcept
+    void store() noexcept
     {
-        (void)manifolds;
         cache_.clear();
-        for (Point& q : points_) {
+        for (std::size_t i = 0; i < rows_.size(); ++i) {  // in the given order
+            const Row& r = rows_[slot_[i]];
             // Sticking at the end of the step: the friction clamp was not active.
-            const S cap = (q.sticking ? q.mu_s : q.mu_k) * q.Pn;
-            q.sticking = q.Pt.norm() < cap;
-            cache_.push_back(Cached{q.key, q.feature, q.Pn, q.Pt, q.sticking});
+            const bool sticking = r.Pt.norm() < r.mu * r.Pn;
+            aux_[i].sticking = sticking;
+            cache_.push_back(Cached{aux_[i].key, aux_[i].feature, r.Pn, r.Pt, sticking});
         }
-        std::sort(cache_.begin(), cache_.end());
+        // Points that arrive sorted by (bodies, feature) leave the cache sorted: no sort needed.
+        if (!std::is_sorted(cache_.begin(), cache_.end())) std::sort(cache_.begin(), cache_.end());
     }
 
+    Body* bodies_{nullptr};
     std::size_t body_count_{0};
+    S dt_{1};
     bool use_pseudo_{false};
-    std::vector<Point> points_;
-    std::vector<std::size_t> first_;
-    std::vector<Cached> cache_;
-    std::vector<Body> pseudo_;
+    std::vector<Motion<S, D>> motion_;  // the bodies' motion during a step
+    std::vector<Motion<S, D>> pseudo_;  // split impulse: position-only velocities
+    std::vector<Row> rows_;           // in the solve order
+    std::vector<Push> push_;          // in the given order
+    std::vector<Aux> aux_;            // in the given order
+    std::vector<std::size_t> slot_;   // where each point of the given order is in the solve order
+    std::vector<Row> row_scratch_;
+    std::vector<std::size_t> first_;  // first point of each manifold, in the given order
+    std::vector<Cached> cache_;       // last step's impulses, sorted by (key, feature)
 };
 
 }  // namespace impulse

@@ -101,6 +101,10 @@ S use_everything() noexcept
     sum += impulse::resolve_coupled(A, rA, B, rB, n, k).jn;
     sum += impulse::resolve_coupled(rc, n, k).jt;
     sum += impulse::contact_basis(n).sum();
+    impulse::Motion<S, D> mA(A), mB(B);
+    const impulse::ContactAxis<S, D> axis(rc, n);
+    axis.apply(mA, mB, S(0.5));
+    sum += axis.speed(mA, mB) + axis.mass;
     sum += impulse::inverse_moment(S(2));
 
     // solver.hpp
@@ -116,7 +120,11 @@ S use_everything() noexcept
     impulse::Solver<S, D> solver;
     solver.settings.correction = impulse::PositionCorrection::baumgarte;
     solver.step(bodies, 2, &m2, 1, S(0.015625));
+    solver.prepare(bodies, 2, &m2, 1, S(0.015625));
+    solver.solve_velocities();
+    solver.finish();
     sum += solver.position_velocity(bodies, 1).sum() + solver.impulse(0, 0).normal;
+    sum += S(solver.point_count());
     solver.reset();
     return sum;
 }
