@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// The scenes' output: files in the output folder and the page that shows them, scenes.html (the
+// lab's index.html links it by its title). Every scene program rewrites the page after writing its
+// own files, listing whatever scene files are in the folder, so the page is complete whichever
+// programs ran and in whatever order.
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+
+#include "common/page.hpp"
+#include "common/png.hpp"
+
+namespace scenes::output {
+
+namespace fs = std::filesystem;
+
+/// One file a scene writes, and what to look for in it.
+struct Item {
+    const char* file;
+    const char* title;
+    const char* note;
+};
+
+/// Every scene file, in page order.
+inline const Item items[] = {
+    {"cradle.png", "Newton's cradle",
+     "Five equal balls, e = 1, no gravity; time runs downwards, one row every 0.1 s (red: moving, grey: at "
+     "rest). Ball 1 comes in from the left at 1 m/s; the balls hang 1 mm apart, so the solver meets one "
+     "two-body collision per step and each swaps the velocities: the last ball leaves at 1 m/s, the rest "
+     "stay at rest."},
+    {"cradle-touching.png", "Newton's cradle, balls touching",
+     "The same cradle with the balls touching (gap 0): all contacts are solved together, and the answer "
+     "that meets every restitution target with the least push sends balls 2-5 off together at 2/5 m/s and "
+     "ball 1 back at 3/5 m/s. Momentum and energy are conserved, but it is not a cradle: why the scene uses "
+     "gaps."},
+    {"cradle.txt", "Newton's cradle: numbers", "Velocities, momentum and kinetic energy, before and after."},
+    {"ballpit.png", "Ball pit", "2000 circles (radius 0.2-0.3 m) poured into a 32 m box and left to settle "
+     "(e = 0.2, mu = 0.4): 2.5 s, 5 s, 7.5 s and settled. Colour: the order they were poured in."},
+    {"ballpit.txt", "Ball pit: numbers", "Escapes, overlap after settling, kinetic energy at rest, energy drift."},
+    {"pile3d.png", "3D pile of spheres", "1000 spheres poured into a 6 m x 6 m box, settled: from the side "
+     "(left) and from above (right), nearer spheres lighter."},
+    {"pile3d.txt", "3D pile: numbers", "Escapes, overlap after settling, kinetic energy at rest, energy drift."},
+    {"pyramid.png", "Pyramid", "210 circles in 20 rows between two walls. Left: the start. Middle: after 10 s "
+     "(the outlines are the start): it stands, sunk by the contacts' slop. Right: the same 10 s without "
+     "warm starting: with the same 8 iterations per step the weight never reaches the bottom rows in time, "
+     "and it collapses."},
+    {"pyramid.txt", "Pyramid: numbers", "How far each circle moved in 10 s, with and without warm starting."},
+};
+
+/// Writes a text file into dir; false (and a message on stderr) if it cannot.
+inline bool write_text(const fs::path& dir, const std::string& name, const std::string& content)
+{
+    if (!::page::write_text(dir / name, content)) {
+        std::fprintf(stderr, "%s: cannot write\n", (dir / name).string().c_str());
+        return false;
+    }
+    std::printf("wrote %s\n", (dir / name).string().c_str());
+    return true;
+}
+
+/// Writes a canvas as a PNG into dir; false (and a message on stderr) if it cannot.
+inline bool write_png(const fs::path& dir, const std::string& name, const gfx::Canvas& c)
+{
+    std::string err;
+    if (!gfx::write_png(c, (dir / name).string(), err)) {
+        std::fprintf(stderr, "%s\n", err.c_str());
+        return false;
+    }
+    std::printf("wrote %s\n", (dir / name).string().c_str());
+    return true;
+}
+
+inline std::string escape(const std::string& s)
+{
+    std::string out;
+    for (char ch : s) {
+        switch (ch) {
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '&': out += "&amp;"; break;
+        default: out += ch;
+        }
+    }
+    return out;
+}
+
+/// Rewrites dir/scenes.html from the scene files present in dir.
+inline bool write_page(const fs::path& dir)
+{
+    std::ostringstream h;
+    h << "<p>Many contacts at once, solved by <code>impulse::Solver</code> (sequential impulses with "
+         "accumulated clamping, warm starting and split-impulse position correction). Contacts come from "
+         "<code>impulse::collide_spheres</code> and <code>impulse::collide_sphere_plane</code> over a uniform "
+         "grid.</p>\n";
+    for (const Item& it : items) {
+        const fs::path p = dir / it.file;
+        if (!fs::exists(p)) continue;
+        h << "<h2>" << escape(it.title) << "</h2>\n<p>" << escape(it.note) << "</p>\n";
+        const std::string f = it.file;
+        if (f.size() > 4 && f.compare(f.size() - 4, 4, ".png") == 0) {
+            h << "<p><img src=\"" << f << "\" alt=\"" << escape(it.title) << "\" style=\"max-width: 100%\"></p>\n";
+        } else {
+            std::ifstream in(p, std::ios::binary);
+            const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            h << "<pre>" << escape(text) << "</pre>\n";
+        }
+    }
+    return write_text(dir, "scenes.html", ::page::html("Scenes: many contacts at once", h.str()));
+}
+
+/// The output folder: the first argument, or out/; created if missing.
+inline fs::path output_dir(int argc, char** argv) { return ::page::output_folder(argc, argv); }
+
+}  // namespace scenes::output
