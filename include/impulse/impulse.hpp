@@ -4,6 +4,7 @@
 #pragma once
 
 #include "axis.hpp"
+#include "batch.hpp"
 #include "collide.hpp"
 #include "config.hpp"
 #include "contact.hpp"

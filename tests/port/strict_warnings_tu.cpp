@@ -126,6 +126,32 @@ S use_everything() noexcept
     sum += solver.position_velocity(bodies, 1).sum() + solver.impulse(0, 0).normal;
     sum += S(solver.point_count());
     solver.reset();
+
+    // batch.hpp: both forms, inputs as arrays and as single values (int, double and S literals)
+    S vb[D][3] = {}, jn[3] = {}, jt[3] = {}, Jt[D][3] = {};
+    impulse::Regime regime[3] = {};
+    impulse::BatchView<S, D> view;
+    for (int d = 0; d < D; ++d) {
+        view.vA[d] = 0;
+        view.vB[d] = vb[d];
+        view.vB_out[d] = vb[d];
+        view.Jt[d] = Jt[d];
+        view.n[d] = d == 0 ? 1 : 0;
+    }
+    view.wA = 0;
+    view.wB = S(1);
+    view.restitution = 0.5;
+    view.mu_s = S(0.5);
+    view.mu_k = 0.25;
+    view.jn = jn;
+    view.jt = jt;
+    view.regime = regime;
+    impulse::resolve_batch(view, 3);
+    impulse::PointPair<S, D> pair;
+    pair.wB = S(1);
+    impulse::Result<S, D> pair_result;
+    impulse::resolve_batch(&pair, 1, &pair_result);
+    sum += jn[0] + jt[1] + Jt[0][2] + pair_result.jn + view.mu_s[0] + S(impulse::batch_width<S>);
     return sum;
 }
 
