@@ -58,24 +58,10 @@ int main(int argc, char** argv)
     });
     panel(pic, w, p, pw, ph, scale, ph);
 
-    char buf[2048];
-    std::snprintf(buf, sizeof buf,
+    char headline[256];
+    std::snprintf(headline, sizeof headline,
                   "Ball pit: %zu circles, radius %.1f-%.1f m, density 1, in a box %.0f m wide; e = %.1f (none below "
-                  "%.0f m/s), mu = %.1f;\n"
-                  "poured in layers from just above the pile, then %d steps (%.0f s) to settle; dt = 1/60 s, %d velocity and %d "
-                  "position iterations.\n\n"
-                  "all numbers finite:           %s\n"
-                  "balls outside the box:        %zu (at most, any step)\n"
-                  "overlap after settling:       max %.4f m, mean %.4f m (bound: %.4f m = 20%% of the smallest radius)\n"
-                  "rms speed at rest (last 1 s): %.4f m/s (bound: %.4f m/s = g*dt/10)\n"
-                  "energy rise (beyond inflow):  %.1f J (bound: M g h_c p/(2 rmin) = %.1f J)\n",
-                  p.count, p.rmin, p.rmax, p.width, p.restitution, p.threshold, p.friction, settle,
-                  settle / 60.0, w.solver.settings.velocity_iterations, w.solver.settings.position_iterations,
-                  st.finite ? "yes" : "NO", st.escaped, st.settled.max, st.settled.mean, 0.2 * p.rmin, st.rms,
-                  st.gdt / 10, st.rise, st.rise_bound);
-    std::fputs(buf, stdout);
-    bool ok = scenes::output::write_png(dir, "ballpit.png", pic);
-    ok = scenes::output::write_text(dir, "ballpit.txt", buf) && ok;
-    ok = scenes::output::write_page(dir) && ok;
-    return ok ? 0 : 1;
+                  "%.0f m/s), mu = %.1f;\n",
+                  p.count, p.rmin, p.rmax, p.width, p.restitution, p.threshold, p.friction);
+    return scenes::output::finish_pit(dir, "ballpit", pic, headline, p, settle, w.solver.settings, st);
 }

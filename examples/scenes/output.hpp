@@ -5,6 +5,7 @@
 // programs ran and in whatever order.
 #pragma once
 
+#include <cstddef>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 
 #include "common/page.hpp"
 #include "common/png.hpp"
+#include "scenes.hpp"
 
 namespace scenes::output {
 
@@ -114,6 +116,33 @@ inline bool write_page(const fs::path& dir)
 }
 
 /// The output folder: the first argument, or out/; created if missing.
+/// Finishes a pit scene (the 2D ball pit, the 3D pile): prints and writes `<stem>.txt` (the scene's
+/// `headline`, then what `run_pit` measured against the bounds the tests check), writes
+/// `<stem>.png`, and rewrites the page. Exit status: 0, or 1 if a file could not be written.
+template <class S>
+int finish_pit(const fs::path& dir, const std::string& stem, const gfx::Canvas& pic, const std::string& headline,
+               const PitSpec<S>& p, int settle, const impulse::SolverSettings<S>& settings, const PitStats<S>& st)
+{
+    char buf[1536];
+    std::snprintf(buf, sizeof buf,
+                  "poured in layers from just above the pile, then %d steps (%.0f s) to settle; dt = 1/60 s, %d velocity and %d "
+                  "position iterations.\n\n"
+                  "all numbers finite:           %s\n"
+                  "balls outside the box:        %zu (at most, any step)\n"
+                  "overlap after settling:       max %.4f m, mean %.4f m (bound: %.4f m = 20%% of the smallest radius)\n"
+                  "rms speed at rest (last 1 s): %.4f m/s (bound: %.4f m/s = g*dt/10)\n"
+                  "energy rise (beyond inflow):  %.1f J (bound: M g h_c p/(2 rmin) = %.1f J)\n",
+                  settle, settle / 60.0, settings.velocity_iterations, settings.position_iterations,
+                  st.finite ? "yes" : "NO", st.escaped, double(st.settled.max), double(st.settled.mean),
+                  0.2 * double(p.rmin), double(st.rms), double(st.gdt) / 10, double(st.rise), double(st.rise_bound));
+    const std::string text = headline + buf;
+    std::fputs(text.c_str(), stdout);
+    bool ok = write_png(dir, stem + ".png", pic);
+    ok = write_text(dir, stem + ".txt", text) && ok;
+    ok = write_page(dir) && ok;
+    return ok ? 0 : 1;
+}
+
 inline fs::path output_dir(int argc, char** argv) { return ::page::output_folder(argc, argv); }
 
 }  // namespace scenes::output

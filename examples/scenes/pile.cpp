@@ -67,24 +67,10 @@ int main(int argc, char** argv)
     view(pic, w, p, 0, 0, 1, 2, scale, pile_top);      // from the side: x right, y up, z towards the viewer
     view(pic, w, p, pw, 0, 2, 1, scale, p.width);      // from above: x right, z up, y towards the viewer
 
-    char buf[2048];
-    std::snprintf(buf, sizeof buf,
+    char headline[256];
+    std::snprintf(headline, sizeof headline,
                   "3D pile: %zu spheres, radius %.1f-%.1f m, density 1, in a %.0f m x %.0f m box; e = %.1f (none "
-                  "below %.0f m/s), mu = %.1f;\n"
-                  "poured in layers from just above the pile, then %d steps (%.0f s) to settle; dt = 1/60 s, %d velocity and %d "
-                  "position iterations.\n\n"
-                  "all numbers finite:           %s\n"
-                  "balls outside the box:        %zu (at most, any step)\n"
-                  "overlap after settling:       max %.4f m, mean %.4f m (bound: %.4f m = 20%% of the smallest radius)\n"
-                  "rms speed at rest (last 1 s): %.4f m/s (bound: %.4f m/s = g*dt/10)\n"
-                  "energy rise (beyond inflow):  %.1f J (bound: M g h_c p/(2 rmin) = %.1f J)\n",
-                  p.count, p.rmin, p.rmax, p.width, p.width, p.restitution, p.threshold, p.friction, settle,
-                  settle / 60.0, w.solver.settings.velocity_iterations, w.solver.settings.position_iterations,
-                  st.finite ? "yes" : "NO", st.escaped, st.settled.max, st.settled.mean, 0.2 * p.rmin, st.rms,
-                  st.gdt / 10, st.rise, st.rise_bound);
-    std::fputs(buf, stdout);
-    bool ok = scenes::output::write_png(dir, "pile3d.png", pic);
-    ok = scenes::output::write_text(dir, "pile3d.txt", buf) && ok;
-    ok = scenes::output::write_page(dir) && ok;
-    return ok ? 0 : 1;
+                  "below %.0f m/s), mu = %.1f;\n",
+                  p.count, p.rmin, p.rmax, p.width, p.width, p.restitution, p.threshold, p.friction);
+    return scenes::output::finish_pit(dir, "pile3d", pic, headline, p, settle, w.solver.settings, st);
 }
