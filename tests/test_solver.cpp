@@ -202,6 +202,19 @@ impulse::RigidBody<S, D> random_body(test::Random<S, D>& rnd, bool allow_static)
     return b;
 }
 
+/// A random spinning body about to hit a static floor (normal +y) at rB, half a unit below its
+/// centre and off to the side: rotation couples the normal and friction axes (n.K.t != 0).
+template <class S, int D>
+struct OffCentreHit {
+    impulse::RigidBody<S, D> body;
+    impulse::Vec<S, D> rB;
+    explicit OffCentreHit(test::Random<S, D>& rnd) : body(random_body(rnd, false)), rB(rnd.vec(S(-0.5), S(0.5)))
+    {
+        rB.y() = S(-0.5);
+        body.v.y() = -std::abs(body.v.y()) - S(1);  // approaching
+    }
+};
+
 }  // namespace
 
 TEMPLATE_TEST_CASE("a contact axis gives RigidContact's speed, effective mass and impulse", "[solver][rigid]",
@@ -327,11 +340,9 @@ TEMPLATE_TEST_CASE("iterated to convergence, one rotating contact reaches the co
     // answer; the solver reads the normal speed before applying friction and corrects it by
     // n.K.t times the friction impulse, so it must converge there too.
     test::Random<S, D> rnd(3u);
-    impulse::RigidBody<S, D> body = random_body(rnd, false);
-    const V n = V::UnitY();
-    V rB = rnd.vec(S(-0.5), S(0.5));
-    rB.y() = S(-0.5);
-    body.v.y() = -std::abs(body.v.y()) - S(1);  // approaching
+    const OffCentreHit<S, D> hit(rnd);
+    impulse::RigidBody<S, D> body = hit.body;
+    const V n = V::UnitY(), rB = hit.rB;
     impulse::Coefficients<S> k;
     k.restitution = S(0.5);
     k.friction = S(10);  // sticks
@@ -361,11 +372,9 @@ TEMPLATE_TEST_CASE("each pass solves friction, then the normal from the velocity
     // reading the normal speed before friction was applied, without the solver's correction
     // n.K.t dPt, would give a different second pass.
     test::Random<S, D> rnd(21u);
-    impulse::RigidBody<S, D> body = random_body(rnd, false);
-    const V n = V::UnitY();
-    V rB = rnd.vec(S(-0.5), S(0.5));
-    rB.y() = S(-0.5);
-    body.v.y() = -std::abs(body.v.y()) - S(1);
+    const OffCentreHit<S, D> hit(rnd);
+    impulse::RigidBody<S, D> body = hit.body;
+    const V n = V::UnitY(), rB = hit.rB;
     impulse::Coefficients<S> k;
     k.restitution = S(0.3);
     k.friction = S(0.4);
