@@ -273,6 +273,16 @@ bool check(const char* space, std::size_t n)
     want[2 * D] = b.jn;
     want[2 * D + 1] = b.jt;
     const std::vector<Regime> want_regime = b.regime;
+    // Every output overwritten with NaN (and an invalid regime) first, so that an output the kernel
+    // fails to write cannot pass for the scalar path's.
+    const S nan = std::numeric_limits<S>::quiet_NaN();
+    for (int d = 0; d < D; ++d) {
+        std::fill(b.vA_out[d].begin(), b.vA_out[d].end(), nan);
+        std::fill(b.vB_out[d].begin(), b.vB_out[d].end(), nan);
+    }
+    std::fill(b.jn.begin(), b.jn.end(), nan);
+    std::fill(b.jt.begin(), b.jt.end(), nan);
+    std::fill(b.regime.begin(), b.regime.end(), static_cast<Regime>(0xFF));
     impulse::resolve_batch(b.view(), n);
     const S eps = std::numeric_limits<S>::epsilon();
     double worst = 0;  // the largest difference seen, in epsilons of its scale
