@@ -535,21 +535,54 @@ struct LanesOf<Pair<P>> {
     static constexpr int value = 2 * ei::unpacket_traits<P>::size;
 };
 
-/// What the first half of a block (the normal impulse) hands to the second (friction) for a run of
-/// N contacts: the velocities after the normal impulse and jn.
+/// What the first half of a block (the normal impulse) hands to the second (friction), in lanes P.
+template <class P, int D>
+struct AfterNormal {
+    P vA[D];  ///< A's velocity after the normal impulse
+    P vB[D];  ///< B's velocity after the normal impulse
+    P jn;     ///< the normal impulse
+};
+
+/// AfterNormal for a chunk of N contacts in memory: where the halves meet when each runs over the
+/// whole chunk before the other (split_halves).
 template <class S, int D, std::size_t N>
 struct Mid {
     S vA[D][N];  ///< A's velocity after the normal impulse
     S vB[D][N];  ///< B's velocity after the normal impulse
     S jn[N];     ///< the normal impulse
+
+    /// Keeps a block's AfterNormal at contact `at`.
+    template <class P>
+    EIGEN_ALWAYS_INLINE void put(std::size_t at, const AfterNormal<P, D>& a) noexcept
+    {
+        IMPULSE_BATCH_UNROLL
+        for (int d = 0; d < D; ++d) {
+            Io<P>::store(vA[d] + at, a.vA[d]);
+            Io<P>::store(vB[d] + at, a.vB[d]);
+        }
+        Io<P>::store(jn + at, a.jn);
+    }
+    /// The AfterNormal kept at contact `at`.
+    template <class P>
+    EIGEN_ALWAYS_INLINE AfterNormal<P, D> get(std::size_t at) const noexcept
+    {
+        AfterNormal<P, D> a;
+        IMPULSE_BATCH_UNROLL
+        for (int d = 0; d < D; ++d) {
+            a.vA[d] = Io<P>::load(vA[d] + at);
+            a.vB[d] = Io<P>::load(vB[d] + at);
+        }
+        a.jn = Io<P>::load(jn + at);
+        return a;
+    }
 };
 
 /// The first half of a block of `width` contacts: loads them at offset `at` from the bases of the
-/// input columns `in_base` (Layout order), computes and applies the normal impulse, and leaves the
-/// velocities and jn in `mid` at `at`. Mirrors resolve(PointContact) operation for operation up to
-/// the friction; the scalar code each step mirrors is in the comments.
-template <class S, int D, bool Left, class P, std::size_t N>
-EIGEN_ALWAYS_INLINE void normal_half(const S* const* in_base, Mid<S, D, N>& mid, std::size_t at) noexcept
+/// input columns `in_base` (Layout order), computes and applies the normal impulse. Mirrors
+/// resolve(PointContact) operation for operation up to the friction; the scalar code each step
+/// mirrors is in the comments.
+template <class S, int D, bool Left, class P>
+EIGEN_ALWAYS_INLINE AfterNormal<P, D> normal_half(const S* const* in_base, std::size_t at) noexcept
 {
     using L = Layout<D>;
     using M = MaskOf<P>;
@@ -579,20 +612,22 @@ EIGEN_ALWAYS_INLINE void normal_half(const S* const* in_base, Mid<S, D, N>& mid,
 
     // apply(jn n): vA -= wA J where wA != 0, vB += wB J where wB != 0; only contacts that act.
     const M moveA = and_not(acts, eq(wA, zero)), moveB = and_not(acts, eq(wB, zero));
+    AfterNormal<P, D> after;
     IMPULSE_BATCH_UNROLL
     for (int d = 0; d < D; ++d) {
         const P J = vmul(jn, n[d]);
-        Io<P>::store(mid.vA[d] + at, sel(moveA, vsub(vA[d], vmul(wA, J)), vA[d]));
-        Io<P>::store(mid.vB[d] + at, sel(moveB, vadd(vB[d], vmul(wB, J)), vB[d]));
+        after.vA[d] = sel(moveA, vsub(vA[d], vmul(wA, J)), vA[d]);
+        after.vB[d] = sel(moveB, vadd(vB[d], vmul(wB, J)), vB[d]);
     }
-    Io<P>::store(mid.jn + at, jn);
+    after.jn = jn;
+    return after;
 }
 
-/// The second half of a block: friction from the velocities in `mid` (after the normal impulse),
-/// capped by jn, applied; stores every output at `at` through `out_base` and, when `regime` is not
-/// null, the regimes there.
-template <class S, int D, bool Left, class P, std::size_t N>
-EIGEN_ALWAYS_INLINE void friction_half(const S* const* in_base, S* const* out_base, const Mid<S, D, N>& mid,
+/// The second half of a block: friction from the velocities after the normal impulse, capped by
+/// jn, applied; stores every output at `at` through `out_base` and, when `regime` is not null, the
+/// regimes there.
+template <class S, int D, bool Left, class P>
+EIGEN_ALWAYS_INLINE void friction_half(const S* const* in_base, S* const* out_base, const AfterNormal<P, D>& after,
                                        std::size_t at, Regime* regime) noexcept
 {
     using L = Layout<D>;
@@ -604,12 +639,12 @@ EIGEN_ALWAYS_INLINE void friction_half(const S* const* in_base, S* const* out_ba
     P vA[D], vB[D], n[D], rv[D];
     IMPULSE_BATCH_UNROLL
     for (int d = 0; d < D; ++d) {
-        vA[d] = Io<P>::load(mid.vA[d] + at);
-        vB[d] = Io<P>::load(mid.vB[d] + at);
+        vA[d] = after.vA[d];
+        vB[d] = after.vB[d];
         n[d] = load(L::n + d);
         rv[d] = vsub(vB[d], vA[d]);  // rv = vB - vA, after the normal impulse
     }
-    const P jn = Io<P>::load(mid.jn + at);
+    const P jn = after.jn;
     const P wA = load(L::wA), wB = load(L::wB), mu_s = load(L::mu_s), mu_k = load(L::mu_k);
     const P k = vadd(wA, wB);
     const M acts = lt(zero, jn);
@@ -681,21 +716,14 @@ EIGEN_ALWAYS_INLINE void friction_half(const S* const* in_base, S* const* out_ba
     }
 }
 
-/// Resolves one block of contacts on its own (both halves): the last contacts of a view, and
-/// staged blocks.
+/// Resolves one block of `width` contacts, both halves in registers: loads them at offset `at` from
+/// the bases of the input columns `in_base` (Layout order), stores the results at `at` through
+/// `out_base` and, when `regime` is not null, the regimes there.
 template <class S, int D, bool Left, class P>
 EIGEN_ALWAYS_INLINE void block(const S* const* in_base, S* const* out_base, std::size_t at,
                                Regime* regime) noexcept
 {
-    constexpr std::size_t W = std::size_t(LanesOf<P>::value);
-    Mid<S, D, W> mid;
-    // the halves address `mid` from 0 and the columns from `at`
-    const S* in[Layout<D>::inputs];
-    S* out[Layout<D>::outputs];
-    for (int c = 0; c < Layout<D>::inputs; ++c) in[c] = in_base[c] + at;
-    for (int c = 0; c < Layout<D>::outputs; ++c) out[c] = out_base[c] + at;
-    normal_half<S, D, Left, P>(in, mid, 0);
-    friction_half<S, D, Left, P>(in, out, mid, 0, regime);
+    friction_half<S, D, Left, P>(in_base, out_base, normal_half<S, D, Left, P>(in_base, at), at, regime);
 }
 
 /// One block of P's inputs and outputs in local arrays: the last few contacts of a view, padded,
@@ -891,7 +919,6 @@ void run_view(const BatchView<S, D>& v, std::size_t count) noexcept
     S scratch[run];
     S* out[L::outputs];
     using Lanes = typename Traits<S>::Lanes;
-    Mid<S, D, run> mid;
     Regime* regime = v.regime;
 
     std::size_t i = 0;
@@ -900,14 +927,14 @@ void run_view(const BatchView<S, D>& v, std::size_t count) noexcept
         for (int c = 0; c < L::outputs; ++c) out[c] = wanted[c] ? wanted[c] + i : scratch;
         const std::size_t end = count - i < run ? (count - i) / W * W : run;
         if constexpr (split_halves) {
-            for (std::size_t j = 0; j < end; j += W) normal_half<S, D, Left, Lanes>(in, mid, j);
+            Mid<S, D, run> mid;
+            for (std::size_t j = 0; j < end; j += W) mid.put(j, normal_half<S, D, Left, Lanes>(in, j));
             for (std::size_t j = 0; j < end; j += W)
-                friction_half<S, D, Left, Lanes>(in, out, mid, j, regime ? regime + i + j : nullptr);
+                friction_half<S, D, Left, Lanes>(in, out, mid.template get<Lanes>(j), j,
+                                                 regime ? regime + i + j : nullptr);
         } else {
-            for (std::size_t j = 0; j < end; j += W) {
-                normal_half<S, D, Left, Lanes>(in, mid, j);
-                friction_half<S, D, Left, Lanes>(in, out, mid, j, regime ? regime + i + j : nullptr);
-            }
+            for (std::size_t j = 0; j < end; j += W)
+                block<S, D, Left, Lanes>(in, out, j, regime ? regime + i + j : nullptr);
         }
         i += end;
     }
