@@ -646,6 +646,9 @@ EIGEN_ALWAYS_INLINE void friction_half(const S* const* in_base, S* const* out_ba
     }
     const P jn = after.jn;
     const P wA = load(L::wA), wB = load(L::wB), mu_s = load(L::mu_s), mu_k = load(L::mu_k);
+    // k and the masks again, as normal_half made them: a few operations on values already loaded,
+    // where the chunk buffer would take a store and a load each (block by block, in registers, the
+    // compiler can merge the two).
     const P k = vadd(wA, wB);
     const M acts = lt(zero, jn);
     const M moveA = and_not(acts, eq(wA, zero)), moveB = and_not(acts, eq(wB, zero));
