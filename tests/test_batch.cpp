@@ -4,12 +4,15 @@
 // the project's default builds) the batch must give the scalar path's bits; with FMA the two paths
 // may fuse different operations, so values are compared to 16 epsilon of their scale, the tolerance
 // batch.hpp states.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <impulse/batch.hpp>
@@ -512,6 +515,51 @@ TEMPLATE_TEST_CASE("outputs left null are not written, and velocities update in 
     }
     CHECK(in_place.jn[5] == Soa<S, D>::sentinel);
     CHECK(in_place.regime[5] == Regime(0x7f));
+}
+
+TEMPLATE_TEST_CASE("a batch resolved in pieces, a thread per piece, gives the results of one call",
+                   "[batch][api]", test::F2, test::F3, test::D2, test::D3)
+{
+    using S = typename TestType::S;
+    constexpr int D = TestType::D;
+    constexpr std::size_t W = std::size_t(impulse::batch_width<S>);
+    // Contacts share no body, so what a contact gets cannot depend on which call resolves it or
+    // where in a block it falls: the pieces must give the one call's bits, wherever they are cut.
+    // The cuts fall off block boundaries; the threshold and B's inverse mass are single values,
+    // which `from` must leave alone, and one output is null, which must stay null.
+    const std::size_t count = 1003;
+    const auto cs = random_contacts<S, D>(count, 41);
+    Soa<S, D> whole(cs, 1), pieces(cs, 1);
+    auto setup = [](impulse::BatchView<S, D> v) {
+        v.threshold = S(0.25);
+        v.wB = S(0.5);
+        v.Jt[D - 1] = nullptr;
+        return v;
+    };
+    impulse::resolve_batch(setup(whole.view()), count);
+
+    const impulse::BatchView<S, D> v = setup(pieces.view());
+    const std::size_t cuts[] = {0, 1, W + 4, 6 * W + 7, 500, count};
+    std::vector<std::thread> threads;
+    for (std::size_t p = 0; p + 1 < std::size(cuts); ++p)
+        threads.emplace_back([&v, first = cuts[p], last = cuts[p + 1]] { impulse::resolve_batch(v.from(first), last - first); });
+    for (std::thread& t : threads) t.join();
+
+    auto same = [](const std::vector<S>& a, const std::vector<S>& b) {
+        return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(S)) == 0;
+    };
+    for (int d = 0; d < D; ++d) {
+        CHECK(same(pieces.vA_out[d], whole.vA_out[d]));
+        CHECK(same(pieces.vB_out[d], whole.vB_out[d]));
+        CHECK(same(pieces.Jt[d], whole.Jt[d]));
+    }
+    CHECK(same(pieces.jn, whole.jn));
+    CHECK(same(pieces.jt, whole.jt));
+    CHECK(pieces.regime == whole.regime);
+    // The null output was written nowhere, and nothing outside the batch was.
+    CHECK(std::count(pieces.Jt[D - 1].begin(), pieces.Jt[D - 1].end(), Soa<S, D>::sentinel) ==
+          std::ptrdiff_t(pieces.Jt[D - 1].size()));
+    CHECK(pieces.sentinels_intact());
 }
 
 TEMPLATE_TEST_CASE("the array-of-structures form gives the structure-of-arrays results", "[batch][api]", test::F2,

@@ -41,6 +41,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <type_traits>
 #include <utility>
@@ -78,6 +79,9 @@ struct Column {
 
     /// The value of contact i.
     constexpr S operator[](std::size_t i) const noexcept { return data ? data[i] : value; }
+
+    /// The column from contact `first` on: the array advanced by `first`; a single value stays.
+    constexpr Column from(std::size_t first) const noexcept { return data ? Column(data + first) : *this; }
 };
 
 /// A batch of independent point-mass contacts as structure-of-arrays: `resolve_batch` reads
@@ -114,6 +118,32 @@ struct BatchView {
     S* Jt[D] = {};              ///< friction impulse on B, per component (A receives -Jt)
     S* jt = nullptr;            ///< 2D: Jt along t = (-ny, nx); 3D: |Jt|
     Regime* regime = nullptr;   ///< what each contact did
+
+    /// The same batch from contact `first` on: contact i of the result is contact `first + i` of
+    /// this view. Every per-contact array and every wanted output is advanced by `first`; single
+    /// values and null outputs stay as they are. Contacts share no body, so disjoint ranges can be
+    /// resolved by separate calls, on separate threads if you like:
+    /// `resolve_batch(v.from(first), count)` resolves contacts [first, first + count) of `v`.
+    BatchView from(std::size_t first) const noexcept
+    {
+        BatchView r = *this;
+        auto advance = [first](auto*& out) {
+            if (out) out += first;
+        };
+        for (int d = 0; d < D; ++d) {
+            r.vA[d] = vA[d].from(first);
+            r.vB[d] = vB[d].from(first);
+            r.n[d] = n[d].from(first);
+            advance(r.vA_out[d]);
+            advance(r.vB_out[d]);
+            advance(r.Jt[d]);
+        }
+        for (Column<S>* c : {&r.wA, &r.wB, &r.restitution, &r.mu_s, &r.mu_k, &r.threshold}) *c = c->from(first);
+        advance(r.jn);
+        advance(r.jt);
+        advance(r.regime);
+        return r;
+    }
 };
 
 /// One contact between two point masses as a struct, for `resolve_batch`'s array-of-structures
