@@ -30,10 +30,10 @@ TEST_CASE("a valid contact passes every check", "[assert]")
 {
     hook::fired.clear();
     impulse::Vec2d a(1, 0), b(-1, 0);
-    impulse::Coefficients<double> k;
-    k.restitution = 0.5;
-    k.friction = impulse::Friction<double>(0.6, 0.4);
-    impulse::resolve(a, 1.0, b, 1.0, impulse::Vec2d(1, 0), k);
+    impulse::Coefficients<double> coefficients;
+    coefficients.restitution = 0.5;
+    coefficients.friction = impulse::Friction<double>(0.6, 0.4);
+    impulse::resolve(a, 1.0, b, 1.0, impulse::Vec2d(1, 0), coefficients);
     impulse::positional_correction(1.0, 1.0, impulse::Vec2d(1, 0), 0.2);
     impulse::collide_spheres(impulse::Vec2d(0, 0), 1.0, impulse::Vec2d(1, 0), 1.0);
     CHECK(hook::fired.empty());
@@ -42,28 +42,28 @@ TEST_CASE("a valid contact passes every check", "[assert]")
 TEST_CASE("contract violations reach the overridden handler", "[assert]")
 {
     impulse::Vec2d a(1, 0), b(-1, 0);
-    impulse::Coefficients<double> k;
+    impulse::Coefficients<double> coefficients;
 
     hook::fired.clear();
-    impulse::resolve(a, 1.0, b, 1.0, impulse::Vec2d(2, 0), k);  // not a unit normal
+    impulse::resolve(a, 1.0, b, 1.0, impulse::Vec2d(2, 0), coefficients);  // not a unit normal
     CHECK(fired_with("unit vector"));
 
     hook::fired.clear();
     a = impulse::Vec2d(1, 0), b = impulse::Vec2d(-1, 0);
-    impulse::resolve(a, -1.0, b, 1.0, impulse::Vec2d(1, 0), k);  // negative inverse mass
+    impulse::resolve(a, -1.0, b, 1.0, impulse::Vec2d(1, 0), coefficients);  // negative inverse mass
     CHECK(fired_with("inverse mass"));
 
     hook::fired.clear();
     a = impulse::Vec2d(1, 0), b = impulse::Vec2d(-1, 0);
-    k.restitution = 1.5;  // e outside [0, 1]
-    impulse::resolve(a, 1.0, b, 1.0, impulse::Vec2d(1, 0), k);
+    coefficients.restitution = 1.5;  // e outside [0, 1]
+    impulse::resolve(a, 1.0, b, 1.0, impulse::Vec2d(1, 0), coefficients);
     CHECK(fired_with("restitution"));
 
     hook::fired.clear();
     a = impulse::Vec2d(1, 1), b = impulse::Vec2d(-1, 0);
-    k.restitution = 0.0;
-    k.friction = -0.5;  // negative mu
-    impulse::resolve(a, 1.0, b, 1.0, impulse::Vec2d(1, 0), k);
+    coefficients.restitution = 0.0;
+    coefficients.friction = -0.5;  // negative mu
+    impulse::resolve(a, 1.0, b, 1.0, impulse::Vec2d(1, 0), coefficients);
     CHECK(fired_with("friction"));
 
     hook::fired.clear();

@@ -13,10 +13,10 @@ S use_everything() noexcept
     const V n = V::UnitX();
     V a = V::UnitX(), b = V::Zero();
     const impulse::Material<S> m;
-    const impulse::Coefficients<S> k = impulse::mix(m, m);
+    const impulse::Coefficients<S> coefficients = impulse::mix(m, m);
     S sum = impulse::normal_impulse(a, S(1), b, S(1), n, S(0.5));
-    sum += impulse::friction_impulse(a, S(1), b, S(1), n, S(1), k.friction).jt;
-    sum += impulse::resolve(a, S(1), b, S(1), n, k).jn;
+    sum += impulse::friction_impulse(a, S(1), b, S(1), n, S(1), coefficients.friction).jt;
+    sum += impulse::resolve(a, S(1), b, S(1), n, coefficients).jn;
     impulse::apply_impulse(a, S(1), b, S(1), n);
     sum += impulse::positional_correction(S(1), S(1), n, S(0.5)).dB.sum();
     if (const auto c = impulse::collide_spheres(a, S(1), b, S(1))) sum += c->penetration;
@@ -31,10 +31,10 @@ template <class S, int D>
 struct AllNoexcept {
     using V = impulse::Vec<S, D>;
     static V& v;
-    static const impulse::Coefficients<S>& k;
+    static const impulse::Coefficients<S>& coefficients;
     static constexpr bool value = noexcept(impulse::normal_impulse(v, S(1), v, S(1), v, S(0.5))) &&
-           noexcept(impulse::friction_impulse(v, S(1), v, S(1), v, S(1), k.friction)) &&
-           noexcept(impulse::resolve(v, S(1), v, S(1), v, k)) &&
+           noexcept(impulse::friction_impulse(v, S(1), v, S(1), v, S(1), coefficients.friction)) &&
+           noexcept(impulse::resolve(v, S(1), v, S(1), v, coefficients)) &&
            noexcept(impulse::positional_correction(S(1), S(1), v, S(0.5))) &&
            noexcept(impulse::collide_spheres(v, S(1), v, S(1)));
 };

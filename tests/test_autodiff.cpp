@@ -49,15 +49,15 @@ std::vector<T> run(const std::vector<T>& x, bool rigid, bool coupled, Regime* re
     B.inv_mass = *p++;
     const impulse::Vec<T, D> n = normal_from<T, D>(p);
     p += D - 1;
-    impulse::Coefficients<T> k;
-    k.restitution = *p++;
-    k.friction.mu_s = *p++;
-    k.friction.mu_k = *p++;
+    impulse::Coefficients<T> coefficients;
+    coefficients.restitution = *p++;
+    coefficients.friction.mu_s = *p++;
+    coefficients.friction.mu_k = *p++;
     std::vector<T> out;
     impulse::Result<T, D> r;
     if (!rigid) {
         impulse::Vec<T, D> va = A.v, vb = B.v;
-        r = impulse::resolve(va, A.inv_mass, vb, B.inv_mass, n, k);
+        r = impulse::resolve(va, A.inv_mass, vb, B.inv_mass, n, coefficients);
         A.v = va;
         B.v = vb;
     } else {
@@ -73,7 +73,7 @@ std::vector<T> run(const std::vector<T>& x, bool rigid, bool coupled, Regime* re
             B.inv_inertia = vec().asDiagonal();
         }
         const impulse::Vec<T, D> rA = vec(), rB = vec();
-        r = coupled ? impulse::resolve_coupled(A, rA, B, rB, n, k) : impulse::resolve(A, rA, B, rB, n, k);
+        r = coupled ? impulse::resolve_coupled(A, rA, B, rB, n, coefficients) : impulse::resolve(A, rA, B, rB, n, coefficients);
         if constexpr (D == 2) {
             out.push_back(A.omega);
             out.push_back(B.omega);
@@ -84,7 +84,7 @@ std::vector<T> run(const std::vector<T>& x, bool rigid, bool coupled, Regime* re
     }
     *regime = r.regime;
     out.push_back(r.jn);
-    for (int i = 0; i < D; ++i) out.push_back(r.Jt[i]);
+    for (int i = 0; i < D; ++i) out.push_back(r.friction_impulse[i]);
     for (int i = 0; i < D; ++i) out.push_back(A.v[i]);
     for (int i = 0; i < D; ++i) out.push_back(B.v[i]);
     return out;
@@ -205,9 +205,9 @@ TEST_CASE("closed-form derivatives of the normal impulse", "[autodiff]")
     const AD e(0.4, 1, 0);
     V va(AD(1.0), AD(0.0)), vb(AD(-2.0), AD(0.5));
     const V n(AD(1.0), AD(0.0));
-    impulse::Coefficients<AD> k;
-    k.restitution = e;
-    const auto r = impulse::resolve(va, AD(0.5), vb, AD(1.0), n, k);
+    impulse::Coefficients<AD> coefficients;
+    coefficients.restitution = e;
+    const auto r = impulse::resolve(va, AD(0.5), vb, AD(1.0), n, coefficients);
     const AD vn_after = (vb - va).dot(n);
     CHECK(vn_after.value() == Approx(0.4 * 3.0));
     CHECK(vn_after.derivatives()[0] == Approx(3.0));
@@ -222,11 +222,11 @@ TEST_CASE("while sliding, d|Jt|/dmu = jn", "[autodiff]")
     const AD mu(0.4, 1, 0);
     V va = V::Zero(), vb(AD(3.0), AD(0.0), AD(-3.0));
     const V n(AD(0.0), AD(0.0), AD(1.0));
-    impulse::Coefficients<AD> k;
-    k.restitution = AD(0.5);
-    k.friction = mu;
+    impulse::Coefficients<AD> coefficients;
+    coefficients.restitution = AD(0.5);
+    coefficients.friction = mu;
     for (auto& c : va) c.derivatives() = Eigen::VectorXd::Zero(1);
-    const auto r = impulse::resolve(va, AD(0.0), vb, AD(1.0), n, k);
+    const auto r = impulse::resolve(va, AD(0.0), vb, AD(1.0), n, coefficients);
     REQUIRE(r.regime == Regime::sliding);
     CHECK(r.jn.value() == Approx(4.5));
     CHECK(r.jt.derivatives()[0] == Approx(4.5));

@@ -36,8 +36,8 @@ constexpr bool exact_bits = true;   // same operations, same order, same roundin
 template <class S, int D>
 struct Contact {
     impulse::Vec<S, D> vA, vB, n;
-    S wA{0}, wB{0};
-    impulse::Coefficients<S> k;
+    S inv_mass_a{0}, inv_mass_b{0};
+    impulse::Coefficients<S> coefficients;
 };
 
 /// Contacts as structure-of-arrays, at an offset of `shift` elements into each array (to give
@@ -46,8 +46,8 @@ template <class S, int D>
 struct Soa {
     static constexpr S sentinel = S(-12345);
     std::size_t count, shift;
-    std::vector<S> vA[D], vB[D], n[D], wA, wB, e, mu_s, mu_k, threshold;
-    std::vector<S> vA_out[D], vB_out[D], Jt[D], jn, jt;
+    std::vector<S> vA[D], vB[D], n[D], inv_mass_a, inv_mass_b, e, mu_s, mu_k, threshold;
+    std::vector<S> vA_out[D], vB_out[D], friction_impulse[D], jn, jt;
     std::vector<Regime> regime;
 
     Soa(const std::vector<Contact<S, D>>& cs, std::size_t offset) : count(cs.size()), shift(offset)
@@ -55,9 +55,9 @@ struct Soa {
         const std::size_t size = shift + count + 8;  // room for sentinels after the last contact
         auto make = [size](std::vector<S>& v) { v.assign(size, sentinel); };
         for (int d = 0; d < D; ++d) {
-            for (auto* v : {&vA[d], &vB[d], &n[d], &vA_out[d], &vB_out[d], &Jt[d]}) make(*v);
+            for (auto* v : {&vA[d], &vB[d], &n[d], &vA_out[d], &vB_out[d], &friction_impulse[d]}) make(*v);
         }
-        for (auto* v : {&wA, &wB, &e, &mu_s, &mu_k, &threshold, &jn, &jt}) make(*v);
+        for (auto* v : {&inv_mass_a, &inv_mass_b, &e, &mu_s, &mu_k, &threshold, &jn, &jt}) make(*v);
         regime.assign(size, Regime(0x7f));
         for (std::size_t i = 0; i < count; ++i) {
             const Contact<S, D>& c = cs[i];
@@ -67,12 +67,12 @@ struct Soa {
                 vB[d][j] = c.vB[d];
                 n[d][j] = c.n[d];
             }
-            wA[j] = c.wA;
-            wB[j] = c.wB;
-            e[j] = c.k.restitution;
-            mu_s[j] = c.k.friction.mu_s;
-            mu_k[j] = c.k.friction.mu_k;
-            threshold[j] = c.k.threshold;
+            inv_mass_a[j] = c.inv_mass_a;
+            inv_mass_b[j] = c.inv_mass_b;
+            e[j] = c.coefficients.restitution;
+            mu_s[j] = c.coefficients.friction.mu_s;
+            mu_k[j] = c.coefficients.friction.mu_k;
+            threshold[j] = c.coefficients.threshold;
         }
     }
 
@@ -86,10 +86,10 @@ struct Soa {
             v.n[d] = n[d].data() + shift;
             v.vA_out[d] = vA_out[d].data() + shift;
             v.vB_out[d] = vB_out[d].data() + shift;
-            v.Jt[d] = Jt[d].data() + shift;
+            v.friction_impulse[d] = friction_impulse[d].data() + shift;
         }
-        v.wA = wA.data() + shift;
-        v.wB = wB.data() + shift;
+        v.inv_mass_a = inv_mass_a.data() + shift;
+        v.inv_mass_b = inv_mass_b.data() + shift;
         v.restitution = e.data() + shift;
         v.mu_s = mu_s.data() + shift;
         v.mu_k = mu_k.data() + shift;
@@ -108,7 +108,7 @@ struct Soa {
         for (int d = 0; d < D; ++d) {
             a[d] = vA_out[d][j];
             b[d] = vB_out[d][j];
-            r.Jt[d] = Jt[d][j];
+            r.friction_impulse[d] = friction_impulse[d][j];
         }
         r.jn = jn[j];
         r.jt = jt[j];
@@ -125,7 +125,7 @@ struct Soa {
             return true;
         };
         for (int d = 0; d < D; ++d)
-            if (!intact(vA_out[d]) || !intact(vB_out[d]) || !intact(Jt[d])) return false;
+            if (!intact(vA_out[d]) || !intact(vB_out[d]) || !intact(friction_impulse[d])) return false;
         for (std::size_t j = 0; j < regime.size(); ++j)
             if ((j < shift || j >= shift + count) && regime[j] != Regime(0x7f)) return false;
         return intact(jn) && intact(jt);
@@ -156,15 +156,15 @@ bool matches_scalar(const Contact<S, D>& c, const impulse::Result<S, D>& got, co
                     const impulse::Vec<S, D>& b, std::string& why)
 {
     impulse::Vec<S, D> ra = c.vA, rb = c.vB;
-    const impulse::Result<S, D> want = impulse::resolve(ra, c.wA, rb, c.wB, c.n, c.k);
+    const impulse::Result<S, D> want = impulse::resolve(ra, c.inv_mass_a, rb, c.inv_mass_b, c.n, c.coefficients);
     using std::abs;
     // Scales for the tolerance: speeds, and impulses up to 2 speed / k.
     const S speed = S(1) + c.vA.cwiseAbs().maxCoeff() + c.vB.cwiseAbs().maxCoeff();
-    const S k = c.wA + c.wB;
+    const S k = c.inv_mass_a + c.inv_mass_b;
     const S impulse = k > S(0) ? S(4) * speed / k : S(1);
     bool ok = got.regime == want.regime && agree(got.jn, want.jn, impulse) && agree(got.jt, want.jt, impulse);
     for (int d = 0; d < D; ++d)
-        ok = ok && agree(got.Jt[d], want.Jt[d], impulse) && agree(a[d], ra[d], speed) && agree(b[d], rb[d], speed);
+        ok = ok && agree(got.friction_impulse[d], want.friction_impulse[d], impulse) && agree(a[d], ra[d], speed) && agree(b[d], rb[d], speed);
     if (!ok) {
         char buf[256];
         std::snprintf(buf, sizeof buf, "regime %s/%s jn %.9g/%.9g jt %.9g/%.9g vB0 %.9g/%.9g (batch/scalar)",
@@ -187,12 +187,12 @@ std::vector<Contact<S, D>> random_contacts(std::size_t count, unsigned seed)
         c.vA = rnd.vec(S(-2), S(2));
         c.vB = rnd.vec(S(-2), S(2));
         c.n = rnd.unit();
-        c.wA = rnd.inverse_mass(true);
-        c.wB = rnd.inverse_mass(true);
-        c.k.restitution = rnd.chance(0.2) ? S(rnd.chance(0.5) ? 0 : 1) : rnd.uniform(S(0), S(1));
+        c.inv_mass_a = rnd.inverse_mass(true);
+        c.inv_mass_b = rnd.inverse_mass(true);
+        c.coefficients.restitution = rnd.chance(0.2) ? S(rnd.chance(0.5) ? 0 : 1) : rnd.uniform(S(0), S(1));
         const S mu = rnd.chance(0.15) ? S(0) : rnd.uniform(S(0), S(1.2));
-        c.k.friction = impulse::Friction<S>(mu, rnd.chance(0.2) ? mu * S(1.5) : mu * rnd.uniform(S(0.5), S(1)));
-        c.k.threshold = rnd.chance(0.5) ? S(0) : rnd.uniform(S(0), S(1));
+        c.coefficients.friction = impulse::Friction<S>(mu, rnd.chance(0.2) ? mu * S(1.5) : mu * rnd.uniform(S(0.5), S(1)));
+        c.coefficients.threshold = rnd.chance(0.5) ? S(0) : rnd.uniform(S(0), S(1));
         switch (int(rnd.uniform(S(0), S(6)))) {
         case 0: c.vB = c.vA; break;  // resting: vn = 0, no slide
         case 1:                      // along the normal only: no tangential speed
@@ -200,7 +200,7 @@ std::vector<Contact<S, D>> random_contacts(std::size_t count, unsigned seed)
             c.vA = impulse::Vec<S, D>::Zero();
             c.vB = -rnd.uniform(S(0.1), S(2)) * impulse::Vec<S, D>::UnitY();
             break;
-        case 2: c.wA = c.wB = S(0); break;  // immovable pair
+        case 2: c.inv_mass_a = c.inv_mass_b = S(0); break;  // immovable pair
         default: break;
         }
     }
@@ -264,9 +264,9 @@ TEMPLATE_TEST_CASE("tiny and huge slides match the scalar path (norms without un
         for (auto& c : cs) {
             c.vA *= scale;
             c.vB *= scale;
-            if (c.wA == S(0) && c.wB == S(0)) c.wB = S(1);  // keep impulses finite
-            c.wA = c.wA > S(0) ? S(1) : S(0);
-            c.wB = c.wB > S(0) ? S(1) : S(0);
+            if (c.inv_mass_a == S(0) && c.inv_mass_b == S(0)) c.inv_mass_b = S(1);  // keep impulses finite
+            c.inv_mass_a = c.inv_mass_a > S(0) ? S(1) : S(0);
+            c.inv_mass_b = c.inv_mass_b > S(0) ? S(1) : S(0);
         }
         INFO("velocity scale " << scale);
         check_against_scalar(cs, 1);
@@ -290,12 +290,12 @@ TEMPLATE_TEST_CASE("floor contacts in a batch stick and slide as Coulomb's law s
     impulse::BatchView<S, 2> v;
     v.vA[0] = 0;
     v.vA[1] = 0;
-    v.wA = 0;
+    v.inv_mass_a = 0;
     v.vB[0] = bx.data();
     v.vB[1] = by.data();
     v.vB_out[0] = bx.data();  // in place
     v.vB_out[1] = by.data();
-    v.wB = 1;
+    v.inv_mass_b = 1;
     v.n[0] = 0;
     v.n[1] = 1;
     v.mu_s = S(0.5);
@@ -344,7 +344,7 @@ TEMPLATE_TEST_CASE("3D friction in a batch opposes the slide and is capped by it
     Contact<S, 3> slide = stick;
     slide.vB = V(S(1.2), S(1.6), S(-2));
     std::vector<Contact<S, 3>> cs = {stick, slide};
-    for (auto& c : cs) c.k.friction = S(0.25);
+    for (auto& c : cs) c.coefficients.friction = S(0.25);
     Soa<S, 3> soa(cs, 0);
     impulse::resolve_batch(soa.view(), 2);
     V a, b;
@@ -358,7 +358,7 @@ TEMPLATE_TEST_CASE("3D friction in a batch opposes the slide and is capped by it
     CHECK(r.regime == Regime::sliding);
     CHECK(r.jt == S(0.5));
     CHECK((b - V(S(0.9), S(1.2), S(0))).norm() <= test::tol(S(2)));
-    CHECK(r.Jt.dot(V(S(1.2), S(1.6), S(0))) < S(0));  // against the slide
+    CHECK(r.friction_impulse.dot(V(S(1.2), S(1.6), S(0))) < S(0));  // against the slide
 }
 
 TEMPLATE_TEST_CASE("a batch drops the bounce of approaches at or below the threshold", "[batch][normal]",
@@ -373,8 +373,8 @@ TEMPLATE_TEST_CASE("a batch drops the bounce of approaches at or below the thres
     std::vector<Contact<S, D>> cs;
     for (const S fall : {S(0.5), S(1), S(2)}) {
         Contact<S, D> c{V::Zero(), -fall * V::UnitY(), V::UnitY(), S(0), S(1), {}};
-        c.k.restitution = S(1);
-        c.k.threshold = S(1);
+        c.coefficients.restitution = S(1);
+        c.coefficients.threshold = S(1);
         cs.push_back(c);
     }
     Soa<S, D> soa(cs, 0);
@@ -398,7 +398,7 @@ TEMPLATE_TEST_CASE("in a batch a kinetic coefficient above the static one never 
     // > 0.5, it slides; mu_k = 2 would give 4, more than the 1.5 that stops the slide: friction
     // stops it exactly (vx = 0) and never pushes it back.
     Contact<S, D> c{V::Zero(), S(1.5) * V::UnitX() - S(2) * V::UnitY(), V::UnitY(), S(0), S(1), {}};
-    c.k.friction = impulse::Friction<S>(S(0.25), S(2));
+    c.coefficients.friction = impulse::Friction<S>(S(0.25), S(2));
     Soa<S, D> soa({c, c, c}, 1);
     impulse::resolve_batch(soa.view(), 3);
     for (std::size_t i = 0; i < 3; ++i) {
@@ -423,27 +423,27 @@ TEMPLATE_TEST_CASE("an immovable body in a batch is never touched, not even by a
     cs[0].vA[0] = inf;
     cs[0].vB = -V::UnitX();
     cs[0].n = V::UnitX();
-    cs[0].k.friction = S(0.5);
+    cs[0].coefficients.friction = S(0.5);
     // (1) A static floor moving at -0 (a sign a careless update would flip) under a ball that
     //     lands sliding: the floor keeps its bits.
     cs[1].vA = V::Constant(-S(0));
     cs[1].vB = S(0.5) * V::UnitX() - V::UnitY();
     cs[1].n = V::UnitY();
-    cs[1].wB = S(1);
-    cs[1].k.friction = S(0.2);
+    cs[1].inv_mass_b = S(1);
+    cs[1].coefficients.friction = S(0.2);
     // (2) A huge approach on a tiny inverse mass: jn overflows to infinity; the floor, wA = 0, must
     //     not become 0 * inf = NaN.
     cs[2].vA = V::Zero();
     cs[2].vB = -std::numeric_limits<S>::max() * V::UnitY();
     cs[2].n = V::UnitY();
-    cs[2].wB = std::numeric_limits<S>::min();
+    cs[2].inv_mass_b = std::numeric_limits<S>::min();
     Soa<S, D> soa(cs, 0);
     impulse::resolve_batch(soa.view(), 3);
     V a, b;
     auto r = soa.result(0, a, b);
     CHECK(r.regime == Regime::immovable);
     CHECK(r.jn == S(0));
-    CHECK(r.Jt == V::Zero());
+    CHECK(r.friction_impulse == V::Zero());
     CHECK(a == cs[0].vA);
     CHECK(b == cs[0].vB);
     r = soa.result(1, a, b);
@@ -466,18 +466,18 @@ TEMPLATE_TEST_CASE("a single value for all contacts reads as an array of that va
     auto cs = random_contacts<S, D>(101, 3);
     for (auto& c : cs) {
         c.vA = impulse::Vec<S, D>::Constant(S(0.25));
-        c.wA = S(0);
-        c.wB = S(0.5);
-        c.k.restitution = S(0.25);
-        c.k.friction = impulse::Friction<S>(S(0.6), S(0.4));
-        c.k.threshold = S(0.125);
+        c.inv_mass_a = S(0);
+        c.inv_mass_b = S(0.5);
+        c.coefficients.restitution = S(0.25);
+        c.coefficients.friction = impulse::Friction<S>(S(0.6), S(0.4));
+        c.coefficients.threshold = S(0.125);
     }
     Soa<S, D> arrays(cs, 0), values(cs, 0);
     impulse::resolve_batch(arrays.view(), cs.size());
     impulse::BatchView<S, D> v = values.view();
     for (int d = 0; d < D; ++d) v.vA[d] = 0.25;
-    v.wA = 0;
-    v.wB = 0.5;
+    v.inv_mass_a = 0;
+    v.inv_mass_b = 0.5;
     v.restitution = 0.25f;  // any arithmetic type converts to the view's scalar
     v.mu_s = S(0.6);
     v.mu_k = S(0.4);
@@ -502,7 +502,7 @@ TEMPLATE_TEST_CASE("outputs left null are not written, and velocities update in 
     impulse::BatchView<S, D> v = in_place.view();
     for (int d = 0; d < D; ++d) {
         v.vA_out[d] = nullptr;
-        v.Jt[d] = nullptr;
+        v.friction_impulse[d] = nullptr;
         v.vB_out[d] = in_place.vB[d].data();
     }
     v.jn = v.jt = nullptr;
@@ -511,7 +511,7 @@ TEMPLATE_TEST_CASE("outputs left null are not written, and velocities update in 
     for (int d = 0; d < D; ++d) {
         for (std::size_t i = 0; i < cs.size(); ++i) CHECK(same_bits(in_place.vB[d][i], full.vB_out[d][i]));
         CHECK(in_place.vA_out[d][0] == Soa<S, D>::sentinel);
-        CHECK(in_place.Jt[d][0] == Soa<S, D>::sentinel);
+        CHECK(in_place.friction_impulse[d][0] == Soa<S, D>::sentinel);
     }
     CHECK(in_place.jn[5] == Soa<S, D>::sentinel);
     CHECK(in_place.regime[5] == Regime(0x7f));
@@ -532,8 +532,8 @@ TEMPLATE_TEST_CASE("a batch resolved in pieces, a thread per piece, gives the re
     Soa<S, D> whole(cs, 1), pieces(cs, 1);
     auto setup = [](impulse::BatchView<S, D> v) {
         v.threshold = S(0.25);
-        v.wB = S(0.5);
-        v.Jt[D - 1] = nullptr;
+        v.inv_mass_b = S(0.5);
+        v.friction_impulse[D - 1] = nullptr;
         return v;
     };
     impulse::resolve_batch(setup(whole.view()), count);
@@ -551,14 +551,14 @@ TEMPLATE_TEST_CASE("a batch resolved in pieces, a thread per piece, gives the re
     for (int d = 0; d < D; ++d) {
         CHECK(same(pieces.vA_out[d], whole.vA_out[d]));
         CHECK(same(pieces.vB_out[d], whole.vB_out[d]));
-        CHECK(same(pieces.Jt[d], whole.Jt[d]));
+        CHECK(same(pieces.friction_impulse[d], whole.friction_impulse[d]));
     }
     CHECK(same(pieces.jn, whole.jn));
     CHECK(same(pieces.jt, whole.jt));
     CHECK(pieces.regime == whole.regime);
     // The null output was written nowhere, and nothing outside the batch was.
-    CHECK(std::count(pieces.Jt[D - 1].begin(), pieces.Jt[D - 1].end(), Soa<S, D>::sentinel) ==
-          std::ptrdiff_t(pieces.Jt[D - 1].size()));
+    CHECK(std::count(pieces.friction_impulse[D - 1].begin(), pieces.friction_impulse[D - 1].end(), Soa<S, D>::sentinel) ==
+          std::ptrdiff_t(pieces.friction_impulse[D - 1].size()));
     CHECK(pieces.sentinels_intact());
 }
 
@@ -573,7 +573,7 @@ TEMPLATE_TEST_CASE("the array-of-structures form gives the structure-of-arrays r
         impulse::resolve_batch(soa.view(), count);
         std::vector<impulse::PointPair<S, D>> pairs(count);
         for (std::size_t i = 0; i < count; ++i)
-            pairs[i] = {cs[i].vA, cs[i].wA, cs[i].vB, cs[i].wB, cs[i].n, cs[i].k};
+            pairs[i] = {cs[i].vA, cs[i].inv_mass_a, cs[i].vB, cs[i].inv_mass_b, cs[i].n, cs[i].coefficients};
         std::vector<impulse::Result<S, D>> results(count);
         impulse::resolve_batch(pairs.data(), count, results.data());
         for (std::size_t i = 0; i < count; ++i) {
@@ -584,7 +584,7 @@ TEMPLATE_TEST_CASE("the array-of-structures form gives the structure-of-arrays r
             CHECK(same_bits(results[i].jn, r.jn));
             CHECK(same_bits(results[i].jt, r.jt));
             for (int d = 0; d < D; ++d) {
-                CHECK(same_bits(results[i].Jt[d], r.Jt[d]));
+                CHECK(same_bits(results[i].friction_impulse[d], r.friction_impulse[d]));
                 CHECK(same_bits(pairs[i].vA[d], a[d]));
                 CHECK(same_bits(pairs[i].vB[d], b[d]));
             }
@@ -592,7 +592,7 @@ TEMPLATE_TEST_CASE("the array-of-structures form gives the structure-of-arrays r
         // Without results only the velocities change.
         std::vector<impulse::PointPair<S, D>> again(count);
         for (std::size_t i = 0; i < count; ++i)
-            again[i] = {cs[i].vA, cs[i].wA, cs[i].vB, cs[i].wB, cs[i].n, cs[i].k};
+            again[i] = {cs[i].vA, cs[i].inv_mass_a, cs[i].vB, cs[i].inv_mass_b, cs[i].n, cs[i].coefficients};
         impulse::resolve_batch(again.data(), count);
         for (std::size_t i = 0; i < count; ++i) CHECK(again[i].vB == pairs[i].vB);
     }
@@ -609,7 +609,7 @@ TEST_CASE("scalars without packets take the scalar path, with the same interface
     v.vB[1] = by.data();
     v.vB_out[0] = bx.data();
     v.vB_out[1] = by.data();
-    v.wB = 1;
+    v.inv_mass_b = 1;
     v.n[1] = 1;
     v.mu_s = 0.5L;
     v.mu_k = 0.25L;
@@ -619,9 +619,9 @@ TEST_CASE("scalars without packets take the scalar path, with the same interface
     CHECK(jt[0] == 0.5L);
     impulse::PointPair<S, 2> p;
     p.vB = V(1.5L, -2.0L);
-    p.wB = 1;
+    p.inv_mass_b = 1;
     p.n = V(0, 1);
-    p.k.friction = impulse::Friction<S>(0.5L, 0.25L);
+    p.coefficients.friction = impulse::Friction<S>(0.5L, 0.25L);
     impulse::resolve_batch(&p, 1);
     CHECK(p.vB == V(1.0L, 0.0L));
     CHECK(impulse::batch_width<long double> == 1);

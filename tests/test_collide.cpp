@@ -99,9 +99,9 @@ TEMPLATE_TEST_CASE("detector and responder agree: a detected approach is pushed 
         V& v2 = swap ? va : vb;
         const auto c = impulse::collide_spheres(first, S(1), second, S(1));
         REQUIRE(c);
-        impulse::Coefficients<S> k;
-        k.restitution = S(0.5);
-        const auto r = impulse::resolve(v1, S(1), v2, S(1), c->n, k);
+        impulse::Coefficients<S> coefficients;
+        coefficients.restitution = S(0.5);
+        const auto r = impulse::resolve(v1, S(1), v2, S(1), c->n, coefficients);
         CHECK(r.jn > S(0));
         CHECK((v2 - v1).dot(c->n) > S(0));
     }

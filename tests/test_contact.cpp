@@ -14,9 +14,9 @@ TEMPLATE_TEST_CASE("a normal from A to B pushes approaching bodies apart", "[con
     // A at the origin, B one unit along +x, closing at 2 units/s; n = +x points from A to B.
     V a = V::UnitX(), b = -V::UnitX();
     const V n = V::UnitX();
-    impulse::Coefficients<S> k;
-    k.restitution = S(0.5);
-    const auto r = impulse::resolve(a, S(1), b, S(1), n, k);
+    impulse::Coefficients<S> coefficients;
+    coefficients.restitution = S(0.5);
+    const auto r = impulse::resolve(a, S(1), b, S(1), n, coefficients);
     CHECK(r.jn > S(0));
     CHECK(a.x() < S(1));   // A pushed back (towards -n)
     CHECK(b.x() > S(-1));  // B pushed forward (towards +n)
@@ -47,20 +47,20 @@ TEMPLATE_TEST_CASE("separating and resting contacts are left untouched", "[conta
 {
     using S = typename TestType::S;
     using V = typename TestType::V;
-    impulse::Coefficients<S> k;
-    k.restitution = S(1);
-    k.friction = S(1);
+    impulse::Coefficients<S> coefficients;
+    coefficients.restitution = S(1);
+    coefficients.friction = S(1);
     const V n = V::UnitX();
     // Separating: vn = +1 (with sliding that friction would act on if it ran).
     V a = V::Zero(), b = V::Ones();
-    auto r = impulse::resolve(a, S(1), b, S(1), n, k);
+    auto r = impulse::resolve(a, S(1), b, S(1), n, coefficients);
     CHECK(r.regime == Regime::separating);
     CHECK(r.jn == S(0));
     CHECK(a == V::Zero());
     CHECK(b == V::Ones());
     // Resting: vn = 0 exactly.
     V c = V::Zero(), d = V::Ones() - V::UnitX();
-    r = impulse::resolve(c, S(1), d, S(1), n, k);
+    r = impulse::resolve(c, S(1), d, S(1), n, coefficients);
     CHECK(r.regime == Regime::separating);
     CHECK(d == V::Ones() - V::UnitX());
 }
@@ -72,17 +72,17 @@ TEMPLATE_TEST_CASE("both bodies immovable: no impulse, no division, no NaN", "[c
     using V = typename TestType::V;
     V a = V::UnitX(), b = -V::UnitX() + V::UnitY();
     const V a0 = a, b0 = b;
-    impulse::Coefficients<S> k;
-    k.restitution = S(1);
-    k.friction = S(0.5);
-    const auto r = impulse::resolve(a, S(0), b, S(0), V::UnitX(), k);
+    impulse::Coefficients<S> coefficients;
+    coefficients.restitution = S(1);
+    coefficients.friction = S(0.5);
+    const auto r = impulse::resolve(a, S(0), b, S(0), V::UnitX(), coefficients);
     CHECK(r.regime == Regime::immovable);
     CHECK(r.jn == S(0));
-    CHECK(r.Jt == V::Zero());
+    CHECK(r.friction_impulse == V::Zero());
     CHECK(a == a0);
     CHECK(b == b0);
     CHECK(impulse::normal_impulse(a, S(0), b, S(0), V::UnitX(), S(1)) == S(0));
-    const auto f = impulse::friction_impulse(a, S(0), b, S(0), V::UnitX(), S(1), k.friction);
+    const auto f = impulse::friction_impulse(a, S(0), b, S(0), V::UnitX(), S(1), coefficients.friction);
     CHECK(f.regime == Regime::immovable);
     CHECK(test::all_finite(f.J));
 }
@@ -97,10 +97,10 @@ TEMPLATE_TEST_CASE("restitution threshold: slow approaches do not bounce", "[con
     const V n = V::UnitY();
     for (S threshold : {S(1), S(0.25)}) {
         V floor = V::Zero(), b = S(-0.5) * V::UnitY();
-        impulse::Coefficients<S> k;
-        k.restitution = S(1);
-        k.threshold = threshold;
-        const auto r = impulse::resolve(floor, S(0), b, S(1), n, k);
+        impulse::Coefficients<S> coefficients;
+        coefficients.restitution = S(1);
+        coefficients.threshold = threshold;
+        const auto r = impulse::resolve(floor, S(0), b, S(1), n, coefficients);
         if (threshold == S(1)) {
             CHECK(r.jn == S(0.5));
             CHECK(b == V::Zero());
@@ -119,26 +119,26 @@ TEMPLATE_TEST_CASE("static and kinetic friction: mu_s decides sticking, mu_k set
     // B (w = 1) lands at vy = -2 on a static floor, e = 0: jn = 2. mu_s = 0.5 -> stick while
     // |want| <= 1; mu_k = 0.25 -> a slide gets 0.5. want = vx (t = (-1,0), vt = -vx, k = 1).
     const impulse::Friction<S> f(S(0.5), S(0.25));
-    impulse::Coefficients<S> k;
-    k.friction = f;
+    impulse::Coefficients<S> coefficients;
+    coefficients.friction = f;
     const V n(0, 1);
     {  // vx = 0.75: want 0.75 <= 1 -> sticking, the slide stops completely.
         V floor = V::Zero(), b(S(0.75), S(-2));
-        const auto r = impulse::resolve(floor, S(0), b, S(1), n, k);
+        const auto r = impulse::resolve(floor, S(0), b, S(1), n, coefficients);
         CHECK(r.regime == Regime::sticking);
         CHECK(r.jt == S(0.75));
         CHECK(b == V::Zero());
     }
     {  // vx = 1.5: want 1.5 > 1 -> sliding with mu_k*jn = 0.5: vx = 1.5 - 0.5 = 1.
         V floor = V::Zero(), b(S(1.5), S(-2));
-        const auto r = impulse::resolve(floor, S(0), b, S(1), n, k);
+        const auto r = impulse::resolve(floor, S(0), b, S(1), n, coefficients);
         CHECK(r.regime == Regime::sliding);
         CHECK(r.jt == S(0.5));
         CHECK(b == V(S(1), S(0)));
     }
     {  // The same slide to the left: friction flips sign with the slide (the clamp is +-cap).
         V floor = V::Zero(), b(S(-1.5), S(-2));
-        const auto r = impulse::resolve(floor, S(0), b, S(1), n, k);
+        const auto r = impulse::resolve(floor, S(0), b, S(1), n, coefficients);
         CHECK(r.regime == Regime::sliding);
         CHECK(r.jt == S(-0.5));
         CHECK(b == V(S(-1), S(0)));
@@ -153,9 +153,9 @@ TEMPLATE_TEST_CASE("a kinetic coefficient above the static one never reverses th
     // jn = 2 (as above); want = 1.5 > mu_s*jn = 0.2 -> sliding, but mu_k*jn = 6 would overshoot.
     // Friction may at most stop the slide: B ends at rest along the tangent, not moving backwards.
     V floor = V::Zero(), b = S(1.5) * V::UnitX() - S(2) * V::UnitY();
-    impulse::Coefficients<S> k;
-    k.friction = impulse::Friction<S>(S(0.1), S(3));
-    const auto r = impulse::resolve(floor, S(0), b, S(1), V::UnitY(), k);
+    impulse::Coefficients<S> coefficients;
+    coefficients.friction = impulse::Friction<S>(S(0.1), S(3));
+    const auto r = impulse::resolve(floor, S(0), b, S(1), V::UnitY(), coefficients);
     CHECK(r.regime == Regime::sliding);
     CHECK(b.x() == S(0));
 }
@@ -171,24 +171,24 @@ TEMPLATE_TEST_CASE("3D friction opposes the sliding direction and is capped by m
     const V n = V::UnitZ();
     {
         V floor = V::Zero(), b(S(3), S(4), S(-2));
-        impulse::Coefficients<S> k;
-        k.friction = S(0.5);
-        const auto r = impulse::resolve(floor, S(0), b, S(1), n, k);
+        impulse::Coefficients<S> coefficients;
+        coefficients.friction = S(0.5);
+        const auto r = impulse::resolve(floor, S(0), b, S(1), n, coefficients);
         CHECK(r.regime == Regime::sliding);
         CHECK(r.jn == S(2));
         CHECK(r.jt == Approx(1.0));
-        CHECK(r.Jt.x() == Approx(-0.6));
-        CHECK(r.Jt.y() == Approx(-0.8));
-        CHECK(r.Jt.z() == S(0));
+        CHECK(r.friction_impulse.x() == Approx(-0.6));
+        CHECK(r.friction_impulse.y() == Approx(-0.8));
+        CHECK(r.friction_impulse.z() == S(0));
         CHECK(b.x() == Approx(2.4));
         CHECK(b.y() == Approx(3.2));
         CHECK(b.z() == S(0));
     }
     {
         V floor = V::Zero(), b(S(3), S(4), S(-2));
-        impulse::Coefficients<S> k;
-        k.friction = S(3);
-        const auto r = impulse::resolve(floor, S(0), b, S(1), n, k);
+        impulse::Coefficients<S> coefficients;
+        coefficients.friction = S(3);
+        const auto r = impulse::resolve(floor, S(0), b, S(1), n, coefficients);
         CHECK(r.regime == Regime::sticking);
         CHECK(r.jt == Approx(5.0));
         CHECK(b == V::Zero());
@@ -201,11 +201,11 @@ TEMPLATE_TEST_CASE("no tangential speed: no friction impulse and no division", "
     using S = typename TestType::S;
     using V = typename TestType::V;
     V floor = V::Zero(), b = -V::UnitY();
-    impulse::Coefficients<S> k;
-    k.friction = S(0.7);
-    const auto r = impulse::resolve(floor, S(0), b, S(1), V::UnitY(), k);
+    impulse::Coefficients<S> coefficients;
+    coefficients.friction = S(0.7);
+    const auto r = impulse::resolve(floor, S(0), b, S(1), V::UnitY(), coefficients);
     CHECK(r.regime == Regime::sticking);
-    CHECK(r.Jt == V::Zero());
+    CHECK(r.friction_impulse == V::Zero());
     CHECK(r.jt == S(0));
     CHECK(b == V::Zero());  // e = 0: jn = 1 stops the fall exactly
 }
@@ -274,15 +274,15 @@ TEST_CASE("3D friction is right for tiny and huge slides (no underflow or overfl
     // mu = 0 cannot stop the slide: vx stays 1e-100 (the squared speeds, 1e-200 and the wanted
     // impulse's 1e-400, underflow in a plain norm, which made this read as "sticking").
     impulse::Vec3d floor = impulse::Vec3d::Zero(), b(1e-100, 0, -1e-100);
-    impulse::Coefficients<double> k;
-    auto r = impulse::resolve(floor, 0.0, b, 1e100, impulse::Vec3d::UnitZ(), k);
+    impulse::Coefficients<double> coefficients;
+    auto r = impulse::resolve(floor, 0.0, b, 1e100, impulse::Vec3d::UnitZ(), coefficients);
     CHECK(r.regime == Regime::sliding);
     CHECK(b.x() == 1e-100);
     // Huge: w = 1e-120, v = (1e120, 0, -1e120): jn = 1e240 and the wanted friction impulse is 1e240,
     // exactly mu*jn for mu = 1: it sticks (the wanted impulse's square, 1e480, overflows a plain norm).
     b = impulse::Vec3d(1e120, 0, -1e120);
-    k.friction = 1.0;
-    r = impulse::resolve(floor, 0.0, b, 1e-120, impulse::Vec3d::UnitZ(), k);
+    coefficients.friction = 1.0;
+    r = impulse::resolve(floor, 0.0, b, 1e-120, impulse::Vec3d::UnitZ(), coefficients);
     CHECK(r.regime == Regime::sticking);
     CHECK(r.jn == Approx(1e240));
     CHECK(b.x() == 0.0);
@@ -296,14 +296,14 @@ TEST_CASE("velocities in the caller's own storage are resolved in place, as Vec 
         float x, y;
     };
     EngineVec2 v[2] = {{0.0f, 0.0f}, {3.0f, -3.0f}};
-    impulse::Coefficients<float> k;
-    k.restitution = 0.5f;
-    k.friction = 0.4f;
-    const auto r = impulse::resolve(&v[0].x, 0.0f, &v[1].x, 1.0f, impulse::Vec2f(0, 1), k);
+    impulse::Coefficients<float> coefficients;
+    coefficients.restitution = 0.5f;
+    coefficients.friction = 0.4f;
+    const auto r = impulse::resolve(&v[0].x, 0.0f, &v[1].x, 1.0f, impulse::Vec2f(0, 1), coefficients);
     impulse::Vec2f a(0, 0), b(3, -3);
-    const auto q = impulse::resolve(a, 0.0f, b, 1.0f, impulse::Vec2f(0, 1), k);
+    const auto q = impulse::resolve(a, 0.0f, b, 1.0f, impulse::Vec2f(0, 1), coefficients);
     CHECK(r.jn == q.jn);
-    CHECK(r.Jt == q.Jt);
+    CHECK(r.friction_impulse == q.friction_impulse);
     CHECK(v[1].x == b.x());
     CHECK(v[1].y == b.y());
     CHECK(v[1].x == Approx(1.2f));

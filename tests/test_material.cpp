@@ -21,9 +21,9 @@ TEST_CASE("ice stays frictionless under the default rule", "[material]")
     ice.static_friction = ice.dynamic_friction = 0.0;
     rubber.static_friction = 1.0;
     rubber.dynamic_friction = 0.8;
-    const auto k = impulse::mix(ice, rubber);
-    CHECK(k.friction.mu_s == 0.0);
-    CHECK(k.friction.mu_k == 0.0);
+    const auto coefficients = impulse::mix(ice, rubber);
+    CHECK(coefficients.friction.mu_s == 0.0);
+    CHECK(coefficients.friction.mu_k == 0.0);
 }
 
 TEST_CASE("every combine rule computes its formula", "[material]")
@@ -56,10 +56,10 @@ TEST_CASE("when two materials ask for different rules the higher priority wins",
     a.restitution = 0.1;
     b.restitution = 0.9;
     b.restitution_combine = Combine::average;  // min (a's default) outranks average
-    const auto k = impulse::mix(a, b);
-    CHECK(k.friction.mu_s == 0.8);      // max(0.2, 0.8)
-    CHECK(k.friction.mu_k == 0.4);      // max(0.4, 0.4), both default dynamic friction
-    CHECK(k.restitution == 0.1);        // min(0.1, 0.9)
+    const auto coefficients = impulse::mix(a, b);
+    CHECK(coefficients.friction.mu_s == 0.8);      // max(0.2, 0.8)
+    CHECK(coefficients.friction.mu_k == 0.4);      // max(0.4, 0.4), both default dynamic friction
+    CHECK(coefficients.restitution == 0.1);        // min(0.1, 0.9)
 }
 
 TEST_CASE("default materials mix to the seed's coefficients", "[material]")
@@ -67,11 +67,11 @@ TEST_CASE("default materials mix to the seed's coefficients", "[material]")
     // Seed lesson defaults: static 0.6, dynamic 0.4; sqrt(0.6*0.6) = 0.6, sqrt(0.4*0.4) = 0.4;
     // restitution min(0, 0) = 0. The threshold passes through unchanged.
     const impulse::Material<float> m;
-    const auto k = impulse::mix(m, m, 0.5f);
-    CHECK(k.friction.mu_s == Approx(0.6f));
-    CHECK(k.friction.mu_k == Approx(0.4f));
-    CHECK(k.restitution == 0.0f);
-    CHECK(k.threshold == 0.5f);
+    const auto coefficients = impulse::mix(m, m, 0.5f);
+    CHECK(coefficients.friction.mu_s == Approx(0.6f));
+    CHECK(coefficients.friction.mu_k == Approx(0.4f));
+    CHECK(coefficients.restitution == 0.0f);
+    CHECK(coefficients.threshold == 0.5f);
 }
 
 TEST_CASE("one friction coefficient means static and kinetic alike", "[material]")

@@ -14,8 +14,8 @@ namespace {
 template <class S, int D>
 struct Trial {
     impulse::Vec<S, D> vA, vB, n;
-    S wA, wB;
-    impulse::Coefficients<S> k;
+    S inv_mass_a, inv_mass_b;
+    impulse::Coefficients<S> coefficients;
 };
 
 template <class S, int D>
@@ -25,13 +25,13 @@ Trial<S, D> draw(test::Random<S, D>& rnd)
     t.vA = rnd.vec(S(-10), S(10));
     t.vB = rnd.vec(S(-10), S(10));
     t.n = rnd.unit();
-    t.wA = rnd.inverse_mass(true);
-    t.wB = rnd.inverse_mass(true);
-    t.k.restitution = rnd.uniform(S(0), S(1));
+    t.inv_mass_a = rnd.inverse_mass(true);
+    t.inv_mass_b = rnd.inverse_mass(true);
+    t.coefficients.restitution = rnd.uniform(S(0), S(1));
     const S mu_s = rnd.chance(0.1) ? S(0) : rnd.uniform(S(0), S(1.5));
     // Mostly mu_k <= mu_s as in nature; sometimes above it, which must still never reverse a slide.
     const S mu_k = rnd.chance(0.8) ? rnd.uniform(S(0), mu_s) : rnd.uniform(S(0), S(2));
-    t.k.friction = impulse::Friction<S>(mu_s, mu_k);
+    t.coefficients.friction = impulse::Friction<S>(mu_s, mu_k);
     return t;
 }
 
@@ -51,15 +51,15 @@ TEMPLATE_TEST_CASE("random contacts obey conservation, Coulomb and restitution",
         const V rv0 = vB - vA;
         const S vn0 = rv0.dot(t.n);
         const V vt0 = rv0 - vn0 * t.n;
-        const auto r = impulse::resolve(vA, t.wA, vB, t.wB, t.n, t.k);
-        CAPTURE(i, t.wA, t.wB, t.k.restitution, t.k.friction.mu_s, t.k.friction.mu_k);
+        const auto r = impulse::resolve(vA, t.inv_mass_a, vB, t.inv_mass_b, t.n, t.coefficients);
+        CAPTURE(i, t.inv_mass_a, t.inv_mass_b, t.coefficients.restitution, t.coefficients.friction.mu_s, t.coefficients.friction.mu_k);
 
         REQUIRE(test::all_finite(vA));
         REQUIRE(test::all_finite(vB));
         CHECK(r.jn >= S(0));
         const S speed = t.vA.norm() + t.vB.norm() + vA.norm() + vB.norm();
 
-        if (t.wA == S(0) && t.wB == S(0)) {
+        if (t.inv_mass_a == S(0) && t.inv_mass_b == S(0)) {
             CHECK(r.regime == Regime::immovable);
             CHECK((vA == t.vA && vB == t.vB));
             continue;
@@ -73,41 +73,41 @@ TEMPLATE_TEST_CASE("random contacts obey conservation, Coulomb and restitution",
         (r.regime == Regime::sticking ? stuck : slid) += 1;
 
         // An immovable body never moves.
-        if (t.wA == S(0)) CHECK(vA == t.vA);
-        if (t.wB == S(0)) CHECK(vB == t.vB);
+        if (t.inv_mass_a == S(0)) CHECK(vA == t.vA);
+        if (t.inv_mass_b == S(0)) CHECK(vB == t.vB);
 
         // Momentum: equal and opposite impulses cancel (only meaningful when both can move).
-        if (t.wA > S(0) && t.wB > S(0)) {
-            const V p0 = t.vA / t.wA + t.vB / t.wB;
-            const V p1 = vA / t.wA + vB / t.wB;
-            const S scale = t.vA.norm() / t.wA + t.vB.norm() / t.wB + S(4) * r.impulse(t.n).norm();
+        if (t.inv_mass_a > S(0) && t.inv_mass_b > S(0)) {
+            const V p0 = t.vA / t.inv_mass_a + t.vB / t.inv_mass_b;
+            const V p1 = vA / t.inv_mass_a + vB / t.inv_mass_b;
+            const S scale = t.vA.norm() / t.inv_mass_a + t.vB.norm() / t.inv_mass_b + S(4) * r.impulse(t.n).norm();
             CHECK((p1 - p0).norm() <= test::tol(scale));
         }
 
         // Kinetic energy never increases for e <= 1. Measured in the frame of an immovable body if
         // there is one (a moving immovable wall can do work in other frames; the impulse only sees
         // relative velocity, so the frame does not change it).
-        const V u = t.wA == S(0) ? t.vA : (t.wB == S(0) ? t.vB : V(V::Zero()));
+        const V u = t.inv_mass_a == S(0) ? t.vA : (t.inv_mass_b == S(0) ? t.vB : V(V::Zero()));
         auto ke = [&](const V& a, const V& b) {
             S e = S(0);
-            if (t.wA > S(0)) e += (a - u).squaredNorm() / (S(2) * t.wA);
-            if (t.wB > S(0)) e += (b - u).squaredNorm() / (S(2) * t.wB);
+            if (t.inv_mass_a > S(0)) e += (a - u).squaredNorm() / (S(2) * t.inv_mass_a);
+            if (t.inv_mass_b > S(0)) e += (b - u).squaredNorm() / (S(2) * t.inv_mass_b);
             return e;
         };
         S ke_scale = S(0);
-        if (t.wA > S(0)) ke_scale += ((t.vA - u).norm() + (vA - u).norm()) * ((t.vA - u).norm() + (vA - u).norm()) / t.wA;
-        if (t.wB > S(0)) ke_scale += ((t.vB - u).norm() + (vB - u).norm()) * ((t.vB - u).norm() + (vB - u).norm()) / t.wB;
+        if (t.inv_mass_a > S(0)) ke_scale += ((t.vA - u).norm() + (vA - u).norm()) * ((t.vA - u).norm() + (vA - u).norm()) / t.inv_mass_a;
+        if (t.inv_mass_b > S(0)) ke_scale += ((t.vB - u).norm() + (vB - u).norm()) * ((t.vB - u).norm() + (vB - u).norm()) / t.inv_mass_b;
         CHECK(ke(vA, vB) <= ke(t.vA, t.vB) + test::tol(ke_scale));
 
         // Restitution: the normal relative speed after is -e times the one before.
         const V rv1 = vB - vA;
-        CHECK(std::abs(rv1.dot(t.n) + t.k.restitution * vn0) <= test::tol(speed));
+        CHECK(std::abs(rv1.dot(t.n) + t.coefficients.restitution * vn0) <= test::tol(speed));
 
         // Coulomb: |Jt| <= mu*jn, with mu_s when sticking and mu_k when sliding.
-        const S mu = r.regime == Regime::sticking ? t.k.friction.mu_s : t.k.friction.mu_k;
-        CHECK(r.Jt.norm() <= mu * r.jn * (S(1) + test::tol(S(1))) + test::tol(S(1)) * std::numeric_limits<S>::min());
+        const S mu = r.regime == Regime::sticking ? t.coefficients.friction.mu_s : t.coefficients.friction.mu_k;
+        CHECK(r.friction_impulse.norm() <= mu * r.jn * (S(1) + test::tol(S(1))) + test::tol(S(1)) * std::numeric_limits<S>::min());
         // Friction lies in the tangent plane.
-        CHECK(std::abs(r.Jt.dot(t.n)) <= test::tol(r.Jt.norm() + S(1)) );
+        CHECK(std::abs(r.friction_impulse.dot(t.n)) <= test::tol(r.friction_impulse.norm() + S(1)) );
 
         // Friction never reverses the tangential relative velocity; sticking removes it.
         const V vt1 = rv1 - rv1.dot(t.n) * t.n;
@@ -135,17 +135,17 @@ TEMPLATE_TEST_CASE("finite input stays finite across magnitudes", "[properties]"
     for (int i = 0; i < 5000; ++i) {
         V vA = rnd.vec(S(-1), S(1)) * wide(), vB = rnd.vec(S(-1), S(1)) * wide();
         const V n = rnd.unit();
-        impulse::Coefficients<S> k;
-        k.restitution = rnd.uniform(S(0), S(1));
-        k.friction = rnd.uniform(S(0), S(2));
-        const S wA = wide(), wB = wide();
-        const auto r = impulse::resolve(vA, wA, vB, wB, n, k);
-        CAPTURE(i, wA, wB);
+        impulse::Coefficients<S> coefficients;
+        coefficients.restitution = rnd.uniform(S(0), S(1));
+        coefficients.friction = rnd.uniform(S(0), S(2));
+        const S inv_mass_a = wide(), inv_mass_b = wide();
+        const auto r = impulse::resolve(vA, inv_mass_a, vB, inv_mass_b, n, coefficients);
+        CAPTURE(i, inv_mass_a, inv_mass_b);
         CHECK(test::all_finite(vA));
         CHECK(test::all_finite(vB));
         CHECK(std::isfinite(r.jn));
-        CHECK(test::all_finite(r.Jt));
-        const auto c = impulse::positional_correction(wA, wB, n, wide());
+        CHECK(test::all_finite(r.friction_impulse));
+        const auto c = impulse::positional_correction(inv_mass_a, inv_mass_b, n, wide());
         CHECK(test::all_finite(c.dA));
         CHECK(test::all_finite(c.dB));
     }

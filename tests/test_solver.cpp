@@ -18,17 +18,17 @@ namespace {
 template <class S, int D>
 impulse::Manifold<S, D> one_point(std::uint32_t a, std::uint32_t b, const impulse::Vec<S, D>& n,
                                   const impulse::Vec<S, D>& rA, const impulse::Vec<S, D>& rB, S pen,
-                                  const impulse::Coefficients<S>& k)
+                                  const impulse::Coefficients<S>& coefficients)
 {
     impulse::Manifold<S, D> m;
     m.a = a;
     m.b = b;
     m.n = n;
-    m.k = k;
+    m.coefficients = coefficients;
     m.count = 1;
     m.points[0].rA = rA;
     m.points[0].rB = rB;
-    m.points[0].penetration = pen;
+    m.points[0].separation = -pen;
     return m;
 }
 
@@ -43,23 +43,23 @@ TEMPLATE_TEST_CASE("one contact, iterated: the solver reaches the sequential ans
     // A point mass on a static floor: normal and friction do not couple, so after the first pass
     // (normal: Pn = jn) the second pass applies friction capped at mu*jn, exactly what resolve()
     // does in one go; later passes change nothing. Same inputs as the seed tangent trace.
-    impulse::Coefficients<S> k;
-    k.restitution = S(0.5);
-    k.friction = S(0.4);
+    impulse::Coefficients<S> coefficients;
+    coefficients.restitution = S(0.5);
+    coefficients.friction = S(0.4);
     const V n = V::UnitY();
     const V v0 = S(3) * V::UnitX() - S(3) * V::UnitY();
     impulse::RigidBody<S, D> bodies[2];
     bodies[1].inv_mass = S(1);
     bodies[1].v = v0;
-    const auto m = one_point<S, D>(0, 1, n, V::Zero(), V::Zero(), S(0), k);
+    const auto m = one_point<S, D>(0, 1, n, V::Zero(), V::Zero(), S(0), coefficients);
     impulse::Solver<S, D> solver;
     solver.settings.correction = impulse::PositionCorrection::none;
     solver.step(bodies, 2, &m, 1, S(1) / S(60));
     V va = V::Zero(), vb = v0;
-    impulse::resolve(va, S(0), vb, S(1), n, k);
+    impulse::resolve(va, S(0), vb, S(1), n, coefficients);
     CHECK((bodies[1].v - vb).norm() <= test::tol(S(4)));
     CHECK(bodies[0].v == V::Zero());
-    CHECK(solver.impulse(0, 0).normal == Approx(4.5));  // jn = -(1 + 0.5)(-3)/1
+    CHECK(solver.impulse(0, 0).jn == Approx(4.5));  // jn = -(1 + 0.5)(-3)/1
 }
 
 TEMPLATE_TEST_CASE("a resting ball keeps resting and warm starting carries its weight", "[solver]", test::F2,
@@ -75,15 +75,15 @@ TEMPLATE_TEST_CASE("a resting ball keeps resting and warm starting carries its w
     impulse::RigidBody<S, D> bodies[2];
     bodies[1].inv_mass = S(0.5);
     const V n = V::UnitY();
-    impulse::Coefficients<S> k;
-    k.friction = S(0.5);
-    const auto m = one_point<S, D>(0, 1, n, V::Zero(), V(S(-0.5) * n), S(0.001), k);
+    impulse::Coefficients<S> coefficients;
+    coefficients.friction = S(0.5);
+    const auto m = one_point<S, D>(0, 1, n, V::Zero(), V(S(-0.5) * n), S(0.001), coefficients);
     impulse::Solver<S, D> solver;
     for (int step = 0; step < 10; ++step) {
         bodies[1].v -= g * dt * n;
         solver.step(bodies, 2, &m, 1, dt);
         CHECK(std::abs(bodies[1].v.dot(n)) <= test::tol(S(1)));
-        CHECK(solver.impulse(0, 0).normal == Approx(S(2) * g * dt));
+        CHECK(solver.impulse(0, 0).jn == Approx(S(2) * g * dt));
     }
     // Warm start only (no iterations): the cached impulse cancels the step's gravity by itself.
     solver.settings.velocity_iterations = 0;
@@ -103,11 +103,11 @@ TEMPLATE_TEST_CASE("accumulated clamping: a stack of three balls holds without p
     impulse::RigidBody<S, 2> bodies[4];
     for (int i = 1; i < 4; ++i) bodies[i].inv_mass = S(1);
     const V up = V::UnitY();
-    impulse::Coefficients<S> k;
+    impulse::Coefficients<S> coefficients;
     impulse::Manifold<S, 2> m[3];
-    m[0] = one_point<S, 2>(0, 1, up, V::Zero(), V(S(-0.5) * up), S(0), k);  // floor - ball 1
-    m[1] = one_point<S, 2>(1, 2, up, V(S(0.5) * up), V(S(-0.5) * up), S(0), k);
-    m[2] = one_point<S, 2>(2, 3, up, V(S(0.5) * up), V(S(-0.5) * up), S(0), k);
+    m[0] = one_point<S, 2>(0, 1, up, V::Zero(), V(S(-0.5) * up), S(0), coefficients);  // floor - ball 1
+    m[1] = one_point<S, 2>(1, 2, up, V(S(0.5) * up), V(S(-0.5) * up), S(0), coefficients);
+    m[2] = one_point<S, 2>(2, 3, up, V(S(0.5) * up), V(S(-0.5) * up), S(0), coefficients);
     impulse::Solver<S, 2> solver;
     solver.settings.velocity_iterations = 30;
     for (int step = 0; step < 60; ++step) {
@@ -115,9 +115,9 @@ TEMPLATE_TEST_CASE("accumulated clamping: a stack of three balls holds without p
         solver.step(bodies, 4, m, 3, dt);
     }
     for (int i = 1; i < 4; ++i) CHECK(std::abs(bodies[i].v.y()) <= S(1e-3));
-    CHECK(solver.impulse(0, 0).normal == Approx(S(3) * g * dt).epsilon(1e-3));
-    CHECK(solver.impulse(1, 0).normal == Approx(S(2) * g * dt).epsilon(1e-3));
-    CHECK(solver.impulse(2, 0).normal == Approx(S(1) * g * dt).epsilon(1e-3));
+    CHECK(solver.impulse(0, 0).jn == Approx(S(3) * g * dt).epsilon(1e-3));
+    CHECK(solver.impulse(1, 0).jn == Approx(S(2) * g * dt).epsilon(1e-3));
+    CHECK(solver.impulse(2, 0).jn == Approx(S(1) * g * dt).epsilon(1e-3));
 }
 
 TEMPLATE_TEST_CASE("split impulse removes penetration without a bounce; Baumgarte bounces", "[solver]",
@@ -160,11 +160,11 @@ TEST_CASE("the same input gives bitwise the same output", "[solver]")
             bodies[i].v = rnd.vec(-3, 3);
         }
         for (std::uint32_t i = 0; i < 40; ++i) {
-            impulse::Coefficients<double> k;
-            k.restitution = rnd.uniform(0, 1);
-            k.friction = rnd.uniform(0, 1);
+            impulse::Coefficients<double> coefficients;
+            coefficients.restitution = rnd.uniform(0, 1);
+            coefficients.friction = rnd.uniform(0, 1);
             ms.push_back(one_point<double, 2>(i % 20, (i * 7 + 3) % 20, rnd.unit(), rnd.vec(-1, 1), rnd.vec(-1, 1),
-                                              rnd.uniform(0, 0.1), k));
+                                              rnd.uniform(0, 0.1), coefficients));
         }
         impulse::Solver<double, 2> solver;
         for (int s = 0; s < 20; ++s) solver.step(bodies.data(), bodies.size(), ms.data(), ms.size(), 1.0 / 60);
@@ -301,12 +301,12 @@ TEST_CASE("a step is prepare, the velocity passes and finish", "[solver]")
         for (std::size_t i = 1; i < bodies.size(); ++i) bodies[i] = random_body(rnd, false);
         std::vector<impulse::Manifold<double, 2>> ms;
         for (std::uint32_t i = 0; i < 60; ++i) {
-            impulse::Coefficients<double> k;
-            k.restitution = rnd.uniform(0, 1);
-            k.friction = rnd.uniform(0, 1);
+            impulse::Coefficients<double> coefficients;
+            coefficients.restitution = rnd.uniform(0, 1);
+            coefficients.friction = rnd.uniform(0, 1);
             const std::uint32_t a = i % 30, b = (i * 7 + 3) % 30;
             if (a == b) continue;
-            ms.push_back(one_point<double, 2>(a, b, rnd.unit(), rnd.vec(-1, 1), rnd.vec(-1, 1), rnd.uniform(0, 0.1), k));
+            ms.push_back(one_point<double, 2>(a, b, rnd.unit(), rnd.vec(-1, 1), rnd.vec(-1, 1), rnd.uniform(0, 0.1), coefficients));
         }
         return std::make_pair(bodies, ms);
     };
@@ -343,14 +343,14 @@ TEMPLATE_TEST_CASE("iterated to convergence, one rotating contact reaches the co
     const OffCentreHit<S, D> hit(rnd);
     impulse::RigidBody<S, D> body = hit.body;
     const V n = V::UnitY(), rB = hit.rB;
-    impulse::Coefficients<S> k;
-    k.restitution = S(0.5);
-    k.friction = S(10);  // sticks
+    impulse::Coefficients<S> coefficients;
+    coefficients.restitution = S(0.5);
+    coefficients.friction = S(10);  // sticks
     impulse::RigidBody<S, D> floor, floor2, exact = body;
-    impulse::resolve_coupled(floor2, V::Zero(), exact, rB, n, k);
+    impulse::resolve_coupled(floor2, V::Zero(), exact, rB, n, coefficients);
 
     impulse::RigidBody<S, D> bodies[2] = {floor, body};
-    const auto m = one_point<S, D>(0, 1, n, V::Zero(), rB, S(0), k);
+    const auto m = one_point<S, D>(0, 1, n, V::Zero(), rB, S(0), coefficients);
     impulse::Solver<S, D> solver;
     solver.settings.correction = impulse::PositionCorrection::none;
     solver.settings.velocity_iterations = 300;
@@ -375,44 +375,44 @@ TEMPLATE_TEST_CASE("each pass solves friction, then the normal from the velocity
     const OffCentreHit<S, D> hit(rnd);
     impulse::RigidBody<S, D> body = hit.body;
     const V n = V::UnitY(), rB = hit.rB;
-    impulse::Coefficients<S> k;
-    k.restitution = S(0.3);
-    k.friction = S(0.4);
+    impulse::Coefficients<S> coefficients;
+    coefficients.restitution = S(0.3);
+    coefficients.friction = S(0.4);
 
     impulse::RigidBody<S, D> floor, hand = body;
     const impulse::RigidContact<S, D> rc(floor, V::Zero(), hand, rB);
     const Eigen::Matrix<S, D, D> C = impulse::contact_basis(n);
     const S vn0 = rc.relative_velocity().dot(n);
-    const S target = -k.restitution * vn0;  // restitution from the approach before solving
-    S Pn = S(0);
-    Eigen::Matrix<S, D - 1, 1> Pt = Eigen::Matrix<S, D - 1, 1>::Zero();
+    const S target = -coefficients.restitution * vn0;  // restitution from the approach before solving
+    S jn = S(0);
+    Eigen::Matrix<S, D - 1, 1> jt = Eigen::Matrix<S, D - 1, 1>::Zero();
     for (int pass = 0; pass < 2; ++pass) {
         const V rv = rc.relative_velocity();
-        Eigen::Matrix<S, D - 1, 1> next = Pt;
+        Eigen::Matrix<S, D - 1, 1> next = jt;
         for (int j = 0; j < D - 1; ++j) {
             const V t = C.col(j + 1);
             next[j] -= rv.dot(t) / rc.inverse_mass(t);
         }
-        const S cap = S(0.4) * Pn;
+        const S cap = S(0.4) * jn;
         if (next.norm() > cap) next *= cap / next.norm();
         V J = V::Zero();
-        for (int j = 0; j < D - 1; ++j) J += (next[j] - Pt[j]) * V(C.col(j + 1));
+        for (int j = 0; j < D - 1; ++j) J += (next[j] - jt[j]) * V(C.col(j + 1));
         rc.apply(J);
-        Pt = next;
+        jt = next;
         const S vn = rc.relative_velocity().dot(n);  // after friction
-        const S P = std::max(S(0), Pn + (target - vn) / rc.inverse_mass(n));
-        rc.apply(V((P - Pn) * n));
-        Pn = P;
+        const S P = std::max(S(0), jn + (target - vn) / rc.inverse_mass(n));
+        rc.apply(V((P - jn) * n));
+        jn = P;
     }
 
     impulse::RigidBody<S, D> bodies[2] = {floor, body};
-    const auto m = one_point<S, D>(0, 1, n, V::Zero(), rB, S(0), k);
+    const auto m = one_point<S, D>(0, 1, n, V::Zero(), rB, S(0), coefficients);
     impulse::Solver<S, D> solver;
     solver.settings.correction = impulse::PositionCorrection::none;
     solver.settings.velocity_iterations = 2;
     solver.step(bodies, 2, &m, 1, S(1) / S(60));
-    CHECK(solver.impulse(0, 0).normal == Approx(Pn).epsilon(1e-12));
-    CHECK((solver.impulse(0, 0).tangent - Pt).norm() <= S(1e-12));
+    CHECK(solver.impulse(0, 0).jn == Approx(jn).epsilon(1e-12));
+    CHECK((solver.impulse(0, 0).jt - jt).norm() <= S(1e-12));
     CHECK((bodies[1].v - hand.v).norm() <= S(1e-12));
 }
 
@@ -462,8 +462,8 @@ TEST_CASE("warm starting finds last step's impulses whatever order the contacts 
     for (int i = 1; i < 4; ++i) bodies[i].v -= g * dt * up;
     solver.step(bodies, 4, reversed, 3, dt);
     for (int i = 1; i < 4; ++i) CHECK(std::abs(bodies[i].v.y()) <= 1e-3);
-    CHECK(solver.impulse(0, 0).normal == Approx(1 * g * dt).epsilon(1e-3));  // reversed[0]: the top contact
-    CHECK(solver.impulse(2, 0).normal == Approx(3 * g * dt).epsilon(1e-3));  // reversed[2]: the floor
+    CHECK(solver.impulse(0, 0).jn == Approx(1 * g * dt).epsilon(1e-3));  // reversed[0]: the top contact
+    CHECK(solver.impulse(2, 0).jn == Approx(3 * g * dt).epsilon(1e-3));  // reversed[2]: the floor
 }
 
 TEST_CASE("the solve order interleaves the points but every pass solves each once", "[solver]")
@@ -473,13 +473,13 @@ TEST_CASE("the solve order interleaves the points but every pass solves each onc
     const std::size_t n = 20;
     std::vector<impulse::RigidBody<double, 2>> bodies(2 * n);
     std::vector<impulse::Manifold<double, 2>> ms;
-    impulse::Coefficients<double> k;
-    k.restitution = 0.5;
+    impulse::Coefficients<double> coefficients;
+    coefficients.restitution = 0.5;
     for (std::uint32_t i = 0; i < n; ++i) {
         bodies[2 * i + 1].inv_mass = 1.0;
         bodies[2 * i + 1].v = impulse::Vec2d(0, -1.0 - i);  // approaching at 1 + i
         ms.push_back(one_point<double, 2>(2 * i, 2 * i + 1, impulse::Vec2d(0, 1), impulse::Vec2d::Zero(),
-                                          impulse::Vec2d::Zero(), 0.0, k));
+                                          impulse::Vec2d::Zero(), 0.0, coefficients));
     }
     impulse::Solver<double, 2> solver;
     solver.settings.velocity_iterations = 1;
@@ -487,7 +487,7 @@ TEST_CASE("the solve order interleaves the points but every pass solves each onc
     solver.step(bodies.data(), bodies.size(), ms.data(), ms.size(), 1.0 / 60);
     for (std::uint32_t i = 0; i < n; ++i) {
         // jn = -(1 + e) vn / (wA + wB) = 1.5 (1 + i); the ball leaves at e (1 + i) = 0.5 (1 + i).
-        CHECK(solver.impulse(i, 0).normal == Approx(1.5 * (1.0 + i)));
+        CHECK(solver.impulse(i, 0).jn == Approx(1.5 * (1.0 + i)));
         CHECK(bodies[2 * i + 1].v.y() == Approx(0.5 * (1.0 + i)));
     }
 }
@@ -505,5 +505,5 @@ TEST_CASE("reserve makes room for a step's size", "[solver]")
     solver.reserve(2, 1, 1);
     solver.step(bodies, 2, &m, 1, 1.0 / 60);
     CHECK(bodies[1].v.y() == Approx(0.0).margin(1e-12));  // e = 0: the approach is stopped
-    CHECK(solver.impulse(0, 0).normal == Approx(2.0));   // jn = -(1 + 0)(-2)/1
+    CHECK(solver.impulse(0, 0).jn == Approx(2.0));   // jn = -(1 + 0)(-2)/1
 }

@@ -63,8 +63,8 @@ struct Batch {
 
     const S* vA(int d) const { return in[d].data(); }
     const S* vB(int d) const { return in[D + d].data(); }
-    const S* wA() const { return in[2 * D].data(); }
-    const S* wB() const { return in[2 * D + 1].data(); }
+    const S* inv_mass_a() const { return in[2 * D].data(); }
+    const S* inv_mass_b() const { return in[2 * D + 1].data(); }
     const S* n(int d) const { return in[2 * D + 2 + d].data(); }
     const S* e() const { return in[3 * D + 2].data(); }
     const S* mu_s() const { return in[3 * D + 3].data(); }
@@ -118,8 +118,8 @@ struct Batch {
             v.vA_out[d] = vA_out[d].data();
             v.vB_out[d] = vB_out[d].data();
         }
-        v.wA = wA();
-        v.wB = wB();
+        v.inv_mass_a = inv_mass_a();
+        v.inv_mass_b = inv_mass_b();
         v.restitution = e();
         v.mu_s = mu_s();
         v.mu_k = mu_k();
@@ -155,11 +155,11 @@ void scalar_pass(Batch<S, D>& b)
             v[d] = b.vB(d)[i];
             n[d] = b.n(d)[i];
         }
-        impulse::Coefficients<S> k;
-        k.restitution = b.e()[i];
-        k.friction = impulse::Friction<S>(b.mu_s()[i], b.mu_k()[i]);
-        k.threshold = b.threshold()[i];
-        const impulse::Result<S, D> r = impulse::resolve(a, b.wA()[i], v, b.wB()[i], n, k);
+        impulse::Coefficients<S> coefficients;
+        coefficients.restitution = b.e()[i];
+        coefficients.friction = impulse::Friction<S>(b.mu_s()[i], b.mu_k()[i]);
+        coefficients.threshold = b.threshold()[i];
+        const impulse::Result<S, D> r = impulse::resolve(a, b.inv_mass_a()[i], v, b.inv_mass_b()[i], n, coefficients);
         for (int d = 0; d < D; ++d) {
             b.vA_out[d][i] = a[d];
             b.vB_out[d][i] = v[d];
@@ -241,14 +241,14 @@ bool near_boundary(const Batch<S, D>& b, std::size_t i, long double tol)
         n[d] = b.n(d)[i];
         vn += (vB[d] - vA[d]) * n[d];
     }
-    const L wA = b.wA()[i], wB = b.wB()[i], k = wA + wB, threshold = b.threshold()[i];
+    const L inv_mass_a = b.inv_mass_a()[i], inv_mass_b = b.inv_mass_b()[i], k = inv_mass_a + inv_mass_b, threshold = b.threshold()[i];
     if (std::fabs(vn) <= tol || std::fabs(-vn - threshold) <= tol) return true;  // approach, bounce
     if (!(vn < 0) || !(k > 0)) return false;
     const L e = -vn > threshold ? L(b.e()[i]) : L(0);
     const L jn = -(1 + e) * vn / k;
     L rv[D], rvn = 0;
     for (int d = 0; d < D; ++d) {
-        rv[d] = (vB[d] + wB * jn * n[d]) - (vA[d] - wA * jn * n[d]);
+        rv[d] = (vB[d] + inv_mass_b * jn * n[d]) - (vA[d] - inv_mass_a * jn * n[d]);
         rvn += rv[d] * n[d];
     }
     L speed = 0;  // the tangential speed |vt|
@@ -294,7 +294,7 @@ bool check(const char* space, std::size_t n)
             maxB = std::max(maxB, std::abs(b.vB(d)[i]));
         }
         const S speed = S(1) + maxA + maxB;
-        const S k = b.wA()[i] + b.wB()[i];
+        const S k = b.inv_mass_a()[i] + b.inv_mass_b()[i];
         const S impulse = k > S(0) ? S(4) * speed / k : S(1);
         if (b.regime[i] != want_regime[i]) {
             if (!exact_bits && near_boundary(b, i, tolerance_eps * eps * speed)) {

@@ -117,15 +117,15 @@ std::vector<impulse::Result<float, dim_of<EV>>> resolve_batch(engine::World<EV>&
     std::vector<impulse::Result<float, D>> results;
     results.reserve(batch.size());
     for (const engine::Contact<EV>& c : batch) {
-        const float wa = w.inv_mass[c.a], wb = w.inv_mass[c.b];
-        const impulse::Coefficients<float> k =
+        const float inv_mass_a = w.inv_mass[c.a], inv_mass_b = w.inv_mass[c.b];
+        const impulse::Coefficients<float> coefficients =
             impulse::mix(material(w.surface[c.a]), material(w.surface[c.b]));
         // The normal is an input only: it is read into a register-sized Vec at the call.
         const Vec<D> n = view(c.normal);
         // The velocities are resolved where they are: the engine's floats at &velocity[i].x.
-        results.push_back(impulse::resolve(&w.velocity[c.a].x, wa, &w.velocity[c.b].x, wb, n, k));
+        results.push_back(impulse::resolve(&w.velocity[c.a].x, inv_mass_a, &w.velocity[c.b].x, inv_mass_b, n, coefficients));
 
-        const impulse::Correction<float, D> fix = impulse::positional_correction(wa, wb, n, c.depth);
+        const impulse::Correction<float, D> fix = impulse::positional_correction(inv_mass_a, inv_mass_b, n, c.depth);
         view(w.position[c.a]) += fix.dA;
         view(w.position[c.b]) += fix.dB;
     }

@@ -45,9 +45,9 @@ std::vector<impulse::Vec<T, 2>> simulate(const T& mu, const T& e)
     using V = impulse::Vec<T, 2>;
     V x(T(0.0), T(1.0)), v(T(3.0), T(-1.0)), floor(T(0.0), T(0.0));
     const V n(T(0.0), T(1.0));
-    impulse::Coefficients<T> k;
-    k.restitution = e;
-    k.friction = mu;
+    impulse::Coefficients<T> coefficients;
+    coefficients.restitution = e;
+    coefficients.friction = mu;
     std::vector<V> path;
     path.reserve(steps + 1);
     path.push_back(x);
@@ -56,7 +56,7 @@ std::vector<impulse::Vec<T, 2>> simulate(const T& mu, const T& e)
         x += v * T(dt);
         if (x.y() < T(0.0)) {
             x.y() = -x.y();
-            impulse::resolve(floor, T(0.0), v, T(1.0), n, k);
+            impulse::resolve(floor, T(0.0), v, T(1.0), n, coefficients);
         }
         path.push_back(x);
     }

@@ -494,24 +494,24 @@ Outcome<D> resolve_points(const Layout& l, const Values& v, const impulse::Vec<d
     Outcome<D> o;
     o.va = vec<D>(v, vax, vay, vaz);
     o.vb = vec<D>(v, vbx, vby, vbz);
-    const double wA = v[wa], wB = v[wb];
+    const double inv_mass_a = v[wa], inv_mass_b = v[wb];
 
     // Impulses are about |vB - vA| / (wA + wB); keep them (and their squares) within double.
-    const double k = wA + wB;
+    const double k = inv_mass_a + inv_mass_b;
     if (k > 0 && !((o.vb - o.va).cwiseAbs().maxCoeff() <= limit * k))
         throw BadInput("the impulse |vB - vA| / (wA + wB) exceeds 1e150 (too large for double)");
 
     if (l.has(jn)) {
         // The normal impulse was applied already: friction only, capped by the given jn.
         o.jn = v[jn];
-        const auto f = impulse::friction_impulse(o.va, wA, o.vb, wB, n, o.jn, c.friction);
-        impulse::apply_impulse(o.va, wA, o.vb, wB, f.J);
+        const auto f = impulse::friction_impulse(o.va, inv_mass_a, o.vb, inv_mass_b, n, o.jn, c.friction);
+        impulse::apply_impulse(o.va, inv_mass_a, o.vb, inv_mass_b, f.J);
         o.J = f.J;
         o.regime = f.regime;
     } else {
-        const auto r = impulse::resolve(o.va, wA, o.vb, wB, n, c);
+        const auto r = impulse::resolve(o.va, inv_mass_a, o.vb, inv_mass_b, n, c);
         o.jn = r.jn;
-        o.J = r.Jt;
+        o.J = r.friction_impulse;
         o.regime = r.regime;
     }
     return o;
@@ -604,7 +604,7 @@ Outcome<D> resolve_rigid(const Layout& l, const Values& v, const impulse::Vec<do
         const auto r =
             options.coupled ? impulse::resolve_coupled(contact, n, c) : impulse::resolve(contact, n, c);
         o.jn = r.jn;
-        o.J = r.Jt;
+        o.J = r.friction_impulse;
         o.regime = r.regime;
     }
     o.va = A.v;

@@ -107,10 +107,10 @@ private:
 impulse::Result<double, 2> hit_static(Vec2d& v, double w, const Vec2d& n, double e, double mu)
 {
     Vec2d surface(0.0, 0.0);
-    impulse::Coefficients<double> k;
-    k.restitution = e;
-    k.friction = mu;
-    return impulse::resolve(surface, 0.0, v, w, n, k);
+    impulse::Coefficients<double> coefficients;
+    coefficients.restitution = e;
+    coefficients.friction = mu;
+    return impulse::resolve(surface, 0.0, v, w, n, coefficients);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -197,9 +197,9 @@ void conserve(Out& out)
     } cases[] = {{1.0, "e1", "1"}, {0.5, "e05", "0.5"}, {0.0, "e0", "0"}};
     for (const auto& c : cases) {
         Vec2d v1 = u1, v2 = u2;
-        impulse::Coefficients<double> k;
-        k.restitution = c.e;
-        impulse::resolve(v1, 1.0 / m1, v2, 1.0 / m2, n, k);
+        impulse::Coefficients<double> coefficients;
+        coefficients.restitution = c.e;
+        impulse::resolve(v1, 1.0 / m1, v2, 1.0 / m2, n, coefficients);
         s << "p_" << c.key << "=" << f6(momentum(v1, v2)) << "\n"
           << "ke_" << c.key << "=" << f6(energy(v1, v2)) << "\n";
         summary += std::string("; e = ") + c.label + ": p = " + f6(momentum(v1, v2)) +
@@ -320,7 +320,7 @@ void tangent(Out& out)
     // vector r.Jt = (-1.8, 0); projecting it onto s gives the lab's number, -1.8 (negative:
     // against the slide). A head-on hit has no sliding direction and no friction: jt = 0.
     const Vec2d slide = v_in - v_in.dot(n) * n;
-    const double jt = slide.norm() > 0.0 ? r.Jt.dot(slide.normalized()) : 0.0;
+    const double jt = slide.norm() > 0.0 ? r.friction_impulse.dot(slide.normalized()) : 0.0;
 
     std::ostringstream s;
     s << "vout=" << f6(v) << "\n" << "jn=" << f6(r.jn) << "\n" << "jt=" << f6(jt) << "\n";

@@ -214,10 +214,10 @@ int main(int argc, char** argv)
         grain.restitution = uniform(0.1f, 0.6f);
         grain.static_friction = uniform(0.08f, 1.1f);  // pair mu_s = sqrt(0.5 mu) in 0.2 .. 0.74
         grain.dynamic_friction = 0.7f * grain.static_friction;
-        const impulse::Coefficients<float> k = impulse::mix(ground, grain, threshold);
-        gr.e.push_back(k.restitution);
-        gr.mu_s.push_back(k.friction.mu_s);
-        gr.mu_k.push_back(k.friction.mu_k);
+        const impulse::Coefficients<float> coefficients = impulse::mix(ground, grain, threshold);
+        gr.e.push_back(coefficients.restitution);
+        gr.mu_s.push_back(coefficients.friction.mu_s);
+        gr.mu_k.push_back(coefficients.friction.mu_k);
     }
 
     // Mechanical energy (each grain of mass 1) and the depth bound, from the start.
@@ -242,8 +242,8 @@ int main(int argc, char** argv)
     impulse::BatchView<float, 2> view;
     view.vA[0] = 0;
     view.vA[1] = 0;
-    view.wA = 0;
-    view.wB = 1;
+    view.inv_mass_a = 0;
+    view.inv_mass_b = 1;
     view.threshold = threshold;
     view.vB[0] = ct.vx.data();
     view.vB[1] = ct.vy.data();

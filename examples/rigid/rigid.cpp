@@ -130,14 +130,14 @@ int main(int argc, char** argv)
         contact.a = 0;
         contact.b = 1;
         contact.n = Vec2d(0, 1);
-        contact.k = box_floor;
+        contact.coefficients = box_floor;
         for (int i = 0; i < 4 && contact.count < impulse::Manifold<double, 2>::max_points; ++i) {
             const Vec2d c = box.corner(i);
             if (c.y() > 0.0) continue;
             auto& p = contact.points[contact.count++];
             p.rA = Vec2d(c.x(), 0.0);
             p.rB = c - box.x;
-            p.penetration = -c.y();
+            p.separation = c.y();
             p.feature = std::uint32_t(i);
         }
         solver.step(box_bodies, 2, &contact, contact.count > 0 ? 1 : 0, dt);

@@ -46,10 +46,10 @@ void build_cradle(World<S, 2>& w, S gap, S v0 = S(1), S approach = S(0.5))
     const S r = S(0.5);
     const S rho = S(1) / (pi<S> * r * r);  // m = 1
     w.gravity = V::Zero();
-    w.k = impulse::Coefficients<S>{};
-    w.k.restitution = S(1);
-    w.k.friction = S(0);
-    w.k.threshold = S(0);  // a perfectly elastic cradle bounces at every speed
+    w.coefficients = impulse::Coefficients<S>{};
+    w.coefficients.restitution = S(1);
+    w.coefficients.friction = S(0);
+    w.coefficients.threshold = S(0);  // a perfectly elastic cradle bounces at every speed
     S x = S(0);
     w.add_ball(V(x, S(0)), r, rho, V(v0, S(0)));
     x += S(2) * r + approach;
@@ -83,10 +83,10 @@ void build_box(World<S, D>& w, const PitSpec<S>& p)
 {
     using V = impulse::Vec<S, D>;
     w.gravity = -p.gravity * V::UnitY();
-    w.k = impulse::Coefficients<S>{};
-    w.k.restitution = p.restitution;
-    w.k.friction = p.friction;
-    w.k.threshold = p.threshold;
+    w.coefficients = impulse::Coefficients<S>{};
+    w.coefficients.restitution = p.restitution;
+    w.coefficients.friction = p.friction;
+    w.coefficients.threshold = p.threshold;
     w.add_wall(V::UnitY(), S(0));
     w.add_wall(V::UnitX(), S(0));
     w.add_wall(-V::UnitX(), -p.width);
@@ -275,9 +275,9 @@ void build_pyramid(World<S, 2>& w, int rows, S mu)
     const S rho = S(1) / (pi<S> * r * r);  // m = 1
     const S width = S(2) * r * S(rows);
     w.gravity = V(S(0), S(-9.81));
-    w.k = impulse::Coefficients<S>{};
-    w.k.friction = mu;
-    w.k.threshold = S(1);
+    w.coefficients = impulse::Coefficients<S>{};
+    w.coefficients.friction = mu;
+    w.coefficients.threshold = S(1);
     w.add_wall(V::UnitY(), S(0));
     w.add_wall(V::UnitX(), S(0));
     w.add_wall(-V::UnitX(), -width);

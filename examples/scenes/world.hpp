@@ -49,7 +49,7 @@ public:
 
     V gravity = V::Zero();
     S dt = S(1) / S(60);
-    impulse::Coefficients<S> k;     // of every pair (one material everywhere)
+    impulse::Coefficients<S> coefficients;     // of every pair (one material everywhere)
     impulse::Solver<S, D> solver;
     V lo = V::Zero(), hi = V::Ones();  // the box the grid covers (balls outside it still collide)
 
@@ -163,7 +163,7 @@ public:
         Overlap<S> o;
         S sum = S(0);
         for (const Contact& c : contacts_) {
-            const S p = c.points[0].penetration;
+            const S p = -c.points[0].separation;
             if (!(p > S(0))) continue;
             o.max = std::max(o.max, p);
             sum += p;
@@ -255,11 +255,11 @@ private:
         m.a = a;
         m.b = b;
         m.n = c.n;
-        m.k = k;
+        m.coefficients = coefficients;
         m.count = 1;
         m.points[0].rA = rA;
         m.points[0].rB = c.point - x[b];
-        m.points[0].penetration = c.penetration;
+        m.points[0].separation = -c.penetration;
         m.points[0].feature = 0;  // one point per pair
         contacts_.push_back(m);
     }

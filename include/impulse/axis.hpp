@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "config.hpp"
+#include "kinematics.hpp"
 #include "material.hpp"
 
 namespace impulse {
@@ -85,17 +86,109 @@ Clamp<S> coulomb(detail::same_t<S> want, detail::same_t<S> jn, const Friction<S>
 }
 
 /// Accumulated clamping for iterative solvers (box2d-lite's `Arbiter::ApplyImpulse`): adds
-/// `lambda` to the running `total`, clamps the total to [lo, hi], and returns the change that
-/// must actually be applied this iteration (`new total - old total`).
+/// the impulse `j` to the running `total`, clamps the total to [lo, hi], and returns the change
+/// that must actually be applied this iteration (`new total - old total`).
 template <class S>
-S accumulate(S& total, detail::same_t<S> lambda, detail::same_t<S> lo, detail::same_t<S> hi) noexcept
+S accumulate(S& total, detail::same_t<S> j, detail::same_t<S> lo, detail::same_t<S> hi) noexcept
 {
     const S old = total;
-    S next = old + lambda;
+    S next = old + j;
     if (next < lo) next = lo;
     if (next > hi) next = hi;
     total = next;
     return next - old;
 }
+
+// ---------------------------------------------------------------------------------------------
+// One axis of a contact, precomputed for iterative solvers
+
+/// A body's motion as an iterative solver touches it on every pass: velocity, angular velocity and
+/// inverse mass. Compact (2D float: 16 bytes) so that a pass over many contacts stays in cache; the
+/// inverse inertia is not needed here because each ContactAxis carries it, premultiplied.
+template <class S, int D>
+struct Motion {
+    Vec<S, D> v = Vec<S, D>::Zero();                       ///< linear velocity of the centre of mass
+    Angular<S, D> omega = Rotation<S, D>::zero_angular();  ///< angular velocity
+    S inv_mass{0};                                         ///< 1/m; 0 is immovable
+
+    Motion() noexcept = default;  ///< at rest, immovable
+    /// The motion of a body right now.
+    /// \tparam Body  a type with members `v`, `omega` and `inv_mass` of these types (`RigidBody`)
+    template <class Body>
+    explicit Motion(const Body& b) noexcept : v(b.v), omega(b.omega), inv_mass(b.inv_mass)
+    {
+    }
+};
+
+namespace detail {
+/// Product of two angular quantities: a*b in 2D (scalars), a.b in 3D.
+template <class S>
+S angular_dot(S a, S b) noexcept
+{
+    return a * b;
+}
+template <class S>
+S angular_dot(const Vec<S, 3>& a, const Vec<S, 3>& b) noexcept
+{
+    return a.dot(b);
+}
+}  // namespace detail
+
+/// One direction `d` of a contact between two rigid bodies, with everything that stays fixed while
+/// an iterative solver sweeps precomputed from a RigidContact (rigid.hpp; the Jacobian row of Catto's
+/// sequential impulses; Jolt's `AxisConstraintPart`):
+///
+///     arms    armA = rA x d,            armB = rB x d              (2D: scalars)
+///     spins   spinA = IA^-1 (rA x d),   spinB = IB^-1 (rB x d)
+///     mass    1/k(d), k(d) = RigidContact::inverse_mass(d); 0 when k = 0 (nothing moves along d)
+///
+/// so that each pass costs a few multiply-adds and no branch:
+///
+///     speed   vd = d.(vB - vA) + armB.omegaB - armA.omegaA    = RigidContact::relative_velocity().d
+///             (because (omega x r).d = omega.(r x d))
+///     apply   vA -= wA*j*d,  omegaA -= j*spinA,
+///             vB += wB*j*d,  omegaB += j*spinB                = RigidContact::apply(j*d)
+///
+/// Both agree with RigidContact to rounding. An immovable body (inverse mass and inertia 0) gets
+/// exactly +-0 added, so its velocity stays as it was as long as j is finite.
+template <class S, int D>
+struct ContactAxis {
+    Vec<S, D> d = Vec<S, D>::UnitX();                      ///< the unit direction; +j*d acts on B
+    Angular<S, D> armA = Rotation<S, D>::zero_angular();   ///< rA x d
+    Angular<S, D> armB = Rotation<S, D>::zero_angular();   ///< rB x d
+    Angular<S, D> spinA = Rotation<S, D>::zero_angular();  ///< IA^-1 (rA x d)
+    Angular<S, D> spinB = Rotation<S, D>::zero_angular();  ///< IB^-1 (rB x d)
+    S mass{0};  ///< effective mass along d, 1/k(d) (0 when k(d) = 0)
+
+    ContactAxis() noexcept = default;  ///< along x, massless: changes nothing
+
+    /// Precomputes the axis along unit `dir` for the contact `c` (offsets and inertias as they are now).
+    /// \tparam Contact  `RigidContact<S, D>`, or a type with its members `rA`, `rB`, `A.inv_inertia`,
+    ///                  `B.inv_inertia` and `inverse_mass(d)`
+    template <class Contact>
+    ContactAxis(const Contact& c, const Vec<S, D>& dir) noexcept
+        : d(dir), armA(cross(c.rA, dir)), armB(cross(c.rB, dir)), spinA(c.A.inv_inertia * armA),
+          spinB(c.B.inv_inertia * armB)
+    {
+        IMPULSE_ASSERT(is_unit(dir), "the axis direction must be a unit vector");
+        const S k = c.inverse_mass(dir);
+        mass = k > S(0) ? S(1) / k : S(0);
+    }
+
+    /// Relative speed of the contact point along d: vd = d.(vB - vA) + armB.omegaB - armA.omegaA.
+    S speed(const Motion<S, D>& A, const Motion<S, D>& B) const noexcept
+    {
+        return d.dot(B.v - A.v) + detail::angular_dot(armB, B.omega) - detail::angular_dot(armA, A.omega);
+    }
+
+    /// Applies j*d at the contact point: -j*d to A, +j*d to B.
+    void apply(Motion<S, D>& A, Motion<S, D>& B, S j) const noexcept
+    {
+        A.v -= (A.inv_mass * j) * d;
+        A.omega -= j * spinA;
+        B.v += (B.inv_mass * j) * d;
+        B.omega += j * spinB;
+    }
+};
 
 }  // namespace impulse

@@ -104,8 +104,8 @@ struct BatchView {
 
     Column<S> vA[D];        ///< velocity of A, per component
     Column<S> vB[D];        ///< velocity of B, per component
-    Column<S> wA;           ///< inverse mass of A (0: immovable)
-    Column<S> wB;           ///< inverse mass of B (0: immovable)
+    Column<S> inv_mass_a;           ///< inverse mass of A (0: immovable)
+    Column<S> inv_mass_b;           ///< inverse mass of B (0: immovable)
     Column<S> n[D];         ///< unit contact normal from A to B, per component
     Column<S> restitution;  ///< e in [0, 1]
     Column<S> mu_s;         ///< static friction coefficient (sticking while |Jt_want| <= mu_s*jn)
@@ -115,7 +115,7 @@ struct BatchView {
     S* vA_out[D] = {};          ///< A's velocity after the contact (may be vA's own arrays)
     S* vB_out[D] = {};          ///< B's velocity after the contact (may be vB's own arrays)
     S* jn = nullptr;            ///< normal impulse (>= 0), on B along +n
-    S* Jt[D] = {};              ///< friction impulse on B, per component (A receives -Jt)
+    S* friction_impulse[D] = {};              ///< friction impulse on B, per component (A receives -Jt)
     S* jt = nullptr;            ///< 2D: Jt along t = (-ny, nx); 3D: |Jt|
     Regime* regime = nullptr;   ///< what each contact did
 
@@ -136,9 +136,9 @@ struct BatchView {
             r.n[d] = n[d].from(first);
             advance(r.vA_out[d]);
             advance(r.vB_out[d]);
-            advance(r.Jt[d]);
+            advance(r.friction_impulse[d]);
         }
-        for (Column<S>* c : {&r.wA, &r.wB, &r.restitution, &r.mu_s, &r.mu_k, &r.threshold}) *c = c->from(first);
+        for (Column<S>* c : {&r.inv_mass_a, &r.inv_mass_b, &r.restitution, &r.mu_s, &r.mu_k, &r.threshold}) *c = c->from(first);
         advance(r.jn);
         advance(r.jt);
         advance(r.regime);
@@ -152,11 +152,11 @@ struct BatchView {
 template <class S, int D>
 struct PointPair {
     Vec<S, D> vA = Vec<S, D>::Zero();  ///< velocity of A (updated)
-    S wA{0};                           ///< inverse mass of A (0: immovable)
+    S inv_mass_a{0};                           ///< inverse mass of A (0: immovable)
     Vec<S, D> vB = Vec<S, D>::Zero();  ///< velocity of B (updated)
-    S wB{0};                           ///< inverse mass of B (0: immovable)
+    S inv_mass_b{0};                           ///< inverse mass of B (0: immovable)
     Vec<S, D> n = Vec<S, D>::UnitX();  ///< unit contact normal from A to B
-    Coefficients<S> k;                 ///< restitution, friction, threshold
+    Coefficients<S> coefficients;                 ///< restitution, friction, threshold
 };
 
 namespace detail::batch {
@@ -218,7 +218,7 @@ struct Traits<S, true> {
 /// The columns of a view, numbered: inputs, then the scalar outputs.
 template <int D>
 struct Layout {
-    static constexpr int vA = 0, vB = D, wA = 2 * D, wB = 2 * D + 1, n = 2 * D + 2, e = 3 * D + 2,
+    static constexpr int vA = 0, vB = D, inv_mass_a = 2 * D, inv_mass_b = 2 * D + 1, n = 2 * D + 2, e = 3 * D + 2,
                          mu_s = 3 * D + 3, mu_k = 3 * D + 4, threshold = 3 * D + 5, inputs = 3 * D + 6;
     static constexpr int out_vA = 0, out_vB = D, out_jn = 2 * D, out_Jt = 2 * D + 1, out_jt = 3 * D + 1,
                          outputs = 3 * D + 2;
@@ -627,10 +627,10 @@ EIGEN_ALWAYS_INLINE AfterNormal<P, D> normal_half(const S* const* in_base, std::
         n[d] = load(L::n + d);
         rv[d] = vsub(vB[d], vA[d]);  // rv = vB - vA
     }
-    const P wA = load(L::wA), wB = load(L::wB), e = load(L::e), threshold = load(L::threshold);
+    const P inv_mass_a = load(L::inv_mass_a), inv_mass_b = load(L::inv_mass_b), e = load(L::e), threshold = load(L::threshold);
 
     // The normal impulse (resolve, normal_impulse, effective_restitution, bounce_impulse).
-    const P k = vadd(wA, wB);                        // k = wA + wB
+    const P k = vadd(inv_mass_a, inv_mass_b);                        // k = wA + wB
     const M movable = lt(zero, k);                   // !(k > 0): immovable, nothing changes
     const P vn = dot<Left, D>(rv, n);                // vn = rv.n
     const P speed_in = neg(vn);                      // -vn
@@ -641,13 +641,13 @@ EIGEN_ALWAYS_INLINE AfterNormal<P, D> normal_half(const S* const* in_base, std::
     const M acts = lt(zero, jn);  // !(jn > 0): separating or resting, untouched
 
     // apply(jn n): vA -= wA J where wA != 0, vB += wB J where wB != 0; only contacts that act.
-    const M moveA = and_not(acts, eq(wA, zero)), moveB = and_not(acts, eq(wB, zero));
+    const M moveA = and_not(acts, eq(inv_mass_a, zero)), moveB = and_not(acts, eq(inv_mass_b, zero));
     AfterNormal<P, D> after;
     IMPULSE_BATCH_UNROLL
     for (int d = 0; d < D; ++d) {
         const P J = vmul(jn, n[d]);
-        after.vA[d] = sel(moveA, vsub(vA[d], vmul(wA, J)), vA[d]);
-        after.vB[d] = sel(moveB, vadd(vB[d], vmul(wB, J)), vB[d]);
+        after.vA[d] = sel(moveA, vsub(vA[d], vmul(inv_mass_a, J)), vA[d]);
+        after.vB[d] = sel(moveB, vadd(vB[d], vmul(inv_mass_b, J)), vB[d]);
     }
     after.jn = jn;
     return after;
@@ -675,13 +675,13 @@ EIGEN_ALWAYS_INLINE void friction_half(const S* const* in_base, S* const* out_ba
         rv[d] = vsub(vB[d], vA[d]);  // rv = vB - vA, after the normal impulse
     }
     const P jn = after.jn;
-    const P wA = load(L::wA), wB = load(L::wB), mu_s = load(L::mu_s), mu_k = load(L::mu_k);
+    const P inv_mass_a = load(L::inv_mass_a), inv_mass_b = load(L::inv_mass_b), mu_s = load(L::mu_s), mu_k = load(L::mu_k);
     // k and the masks again, as normal_half made them: a few operations on values already loaded,
     // where the chunk buffer would take a store and a load each (block by block, in registers, the
     // compiler can merge the two).
-    const P k = vadd(wA, wB);
+    const P k = vadd(inv_mass_a, inv_mass_b);
     const M acts = lt(zero, jn);
-    const M moveA = and_not(acts, eq(wA, zero)), moveB = and_not(acts, eq(wB, zero));
+    const M moveA = and_not(acts, eq(inv_mass_a, zero)), moveB = and_not(acts, eq(inv_mass_b, zero));
 
     // Friction from the velocity after the normal impulse, capped by jn (friction_impulse).
     P Jt[D], jt;
@@ -730,8 +730,8 @@ EIGEN_ALWAYS_INLINE void friction_half(const S* const* in_base, S* const* out_ba
     // apply(Jt), then store.
     IMPULSE_BATCH_UNROLL
     for (int d = 0; d < D; ++d) {
-        store(L::out_vA + d, sel(moveA, vsub(vA[d], vmul(wA, Jt[d])), vA[d]));
-        store(L::out_vB + d, sel(moveB, vadd(vB[d], vmul(wB, Jt[d])), vB[d]));
+        store(L::out_vA + d, sel(moveA, vsub(vA[d], vmul(inv_mass_a, Jt[d])), vA[d]));
+        store(L::out_vB + d, sel(moveB, vadd(vB[d], vmul(inv_mass_b, Jt[d])), vB[d]));
         store(L::out_Jt + d, Jt[d]);
     }
     store(L::out_jn, jn);
@@ -798,8 +798,8 @@ void columns(const BatchView<S, D>& v, const Column<S>* (&c)[Layout<D>::inputs])
         c[L::vB + d] = &v.vB[d];
         c[L::n + d] = &v.n[d];
     }
-    c[L::wA] = &v.wA;
-    c[L::wB] = &v.wB;
+    c[L::inv_mass_a] = &v.inv_mass_a;
+    c[L::inv_mass_b] = &v.inv_mass_b;
     c[L::e] = &v.restitution;
     c[L::mu_s] = &v.mu_s;
     c[L::mu_k] = &v.mu_k;
@@ -814,7 +814,7 @@ void outputs(const BatchView<S, D>& v, S* (&q)[Layout<D>::outputs]) noexcept
     for (int d = 0; d < D; ++d) {
         q[L::out_vA + d] = v.vA_out[d];
         q[L::out_vB + d] = v.vB_out[d];
-        q[L::out_Jt + d] = v.Jt[d];
+        q[L::out_Jt + d] = v.friction_impulse[d];
     }
     q[L::out_jn] = v.jn;
     q[L::out_jt] = v.jt;
@@ -836,7 +836,7 @@ void check(const BatchView<S, D>& v, std::size_t count) noexcept
 {
     (void)v;  // unused where IMPULSE_ASSERT compiles away
     for (std::size_t i = 0; i < count; ++i) {
-        IMPULSE_ASSERT(!(v.wA[i] < S(0)) && !(v.wB[i] < S(0)), "inverse masses must be non-negative");
+        IMPULSE_ASSERT(!(v.inv_mass_a[i] < S(0)) && !(v.inv_mass_b[i] < S(0)), "inverse masses must be non-negative");
         IMPULSE_ASSERT(!(v.restitution[i] < S(0)) && !(v.restitution[i] > S(1)),
                        "restitution must lie in [0, 1]");
         IMPULSE_ASSERT(!(v.mu_s[i] < S(0)) && !(v.mu_k[i] < S(0)),
@@ -856,15 +856,15 @@ void scalar_path(const BatchView<S, D>& v, std::size_t count) noexcept
             b[d] = v.vB[d][i];
             n[d] = v.n[d][i];
         }
-        Coefficients<S> k;
-        k.restitution = v.restitution[i];
-        k.friction = Friction<S>(v.mu_s[i], v.mu_k[i]);
-        k.threshold = v.threshold[i];
-        const Result<S, D> r = resolve(a, v.wA[i], b, v.wB[i], n, k);
+        Coefficients<S> coefficients;
+        coefficients.restitution = v.restitution[i];
+        coefficients.friction = Friction<S>(v.mu_s[i], v.mu_k[i]);
+        coefficients.threshold = v.threshold[i];
+        const Result<S, D> r = resolve(a, v.inv_mass_a[i], b, v.inv_mass_b[i], n, coefficients);
         for (int d = 0; d < D; ++d) {
             if (v.vA_out[d]) v.vA_out[d][i] = a[d];
             if (v.vB_out[d]) v.vB_out[d][i] = b[d];
-            if (v.Jt[d]) v.Jt[d][i] = r.Jt[d];
+            if (v.friction_impulse[d]) v.friction_impulse[d][i] = r.friction_impulse[d];
         }
         if (v.jn) v.jn[i] = r.jn;
         if (v.jt) v.jt[i] = r.jt;
@@ -992,22 +992,22 @@ void run_pairs(PointPair<S, D>* pairs, std::size_t count, Result<S, D>* results)
         for (std::size_t l = 0; l < lanes; ++l) {
             const PointPair<S, D>& p = pairs[i + l];
             IMPULSE_ASSERT(is_unit(p.n), "the contact normal must be a unit vector");
-            IMPULSE_ASSERT(!(p.wA < S(0)) && !(p.wB < S(0)), "inverse masses must be non-negative");
-            IMPULSE_ASSERT(!(p.k.restitution < S(0)) && !(p.k.restitution > S(1)),
+            IMPULSE_ASSERT(!(p.inv_mass_a < S(0)) && !(p.inv_mass_b < S(0)), "inverse masses must be non-negative");
+            IMPULSE_ASSERT(!(p.coefficients.restitution < S(0)) && !(p.coefficients.restitution > S(1)),
                            "restitution must lie in [0, 1]");
-            IMPULSE_ASSERT(!(p.k.friction.mu_s < S(0)) && !(p.k.friction.mu_k < S(0)),
+            IMPULSE_ASSERT(!(p.coefficients.friction.mu_s < S(0)) && !(p.coefficients.friction.mu_k < S(0)),
                            "friction coefficients must be non-negative");
             for (int d = 0; d < D; ++d) {
                 st.in[L::vA + d][l] = p.vA[d];
                 st.in[L::vB + d][l] = p.vB[d];
                 st.in[L::n + d][l] = p.n[d];
             }
-            st.in[L::wA][l] = p.wA;
-            st.in[L::wB][l] = p.wB;
-            st.in[L::e][l] = p.k.restitution;
-            st.in[L::mu_s][l] = p.k.friction.mu_s;
-            st.in[L::mu_k][l] = p.k.friction.mu_k;
-            st.in[L::threshold][l] = p.k.threshold;
+            st.in[L::inv_mass_a][l] = p.inv_mass_a;
+            st.in[L::inv_mass_b][l] = p.inv_mass_b;
+            st.in[L::e][l] = p.coefficients.restitution;
+            st.in[L::mu_s][l] = p.coefficients.friction.mu_s;
+            st.in[L::mu_k][l] = p.coefficients.friction.mu_k;
+            st.in[L::threshold][l] = p.coefficients.threshold;
         }
         st.template run<Left>(results != nullptr);
         for (std::size_t l = 0; l < lanes; ++l) {
@@ -1019,7 +1019,7 @@ void run_pairs(PointPair<S, D>* pairs, std::size_t count, Result<S, D>* results)
             if (!results) continue;
             Result<S, D>& r = results[i + l];
             r.jn = st.out[L::out_jn][l];
-            for (int d = 0; d < D; ++d) r.Jt[d] = st.out[L::out_Jt + d][l];
+            for (int d = 0; d < D; ++d) r.friction_impulse[d] = st.out[L::out_Jt + d][l];
             r.jt = st.out[L::out_jt][l];
             r.regime = st.regime[l];
         }
@@ -1059,7 +1059,7 @@ void resolve_batch(PointPair<S, D>* pairs, std::size_t count, Result<S, D>* resu
     if constexpr (!b::simd<S>) {
         for (std::size_t i = 0; i < count; ++i) {
             PointPair<S, D>& p = pairs[i];
-            const Result<S, D> r = resolve(p.vA, p.wA, p.vB, p.wB, p.n, p.k);
+            const Result<S, D> r = resolve(p.vA, p.inv_mass_a, p.vB, p.inv_mass_b, p.n, p.coefficients);
             if (results) results[i] = r;
         }
     } else if (D == 3 && b::sums_left_first<S>()) {

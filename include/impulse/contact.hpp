@@ -3,9 +3,10 @@
 /// Contact response between two point masses: the normal (bounce) impulse with restitution, then
 /// the Coulomb friction impulse, in 2D and 3D, float and double.
 ///
-/// Conventions (every function here and in rigid.hpp follows them):
+/// Conventions (every function here and in rigid.hpp follows them; docs/conventions.md has them
+/// all, docs/vocabulary.md every name):
 ///   - `n` is a unit vector from body A to body B; `rv = vB - vA`; `vn = rv.n < 0` is approaching.
-///   - `wA`, `wB` are inverse masses; 0 is immovable.
+///   - wA, wB are inverse masses (`inv_mass_a`, `inv_mass_b` in code); 0 is immovable.
 ///   - An impulse `J` acts on B as `+J` and on A as `-J`: `vA -= wA*J`, `vB += wB*J`.
 ///   - 2D tangent `t = (-ny, nx)`: n turned a quarter turn counter-clockwise.
 ///
@@ -19,6 +20,8 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
+#include <utility>
 
 #include "axis.hpp"
 #include "config.hpp"
@@ -33,9 +36,68 @@ Vec<S, 2> tangent(const Vec<S, 2>& n) noexcept
     return Vec<S, 2>(-n.y(), n.x());
 }
 
+namespace detail {
+template <class M, class = void>
+struct has_scalar_and_dim : std::false_type {};
+template <class M>
+struct has_scalar_and_dim<M, std::void_t<typename M::Scalar, decltype(M::Dim)>> : std::true_type {};
+
+/// `Scalar` and `Dim` of a mass model or contact, with one readable error for a type that names
+/// neither (instead of a page of failed overloads).
+template <class M, bool = has_scalar_and_dim<M>::value>
+struct model_types {
+    static_assert(has_scalar_and_dim<M>::value,
+                  "impulse: a mass model or contact type must name its scalar and dimension: "
+                  "`using Scalar = float or double; static constexpr int Dim = 2 or 3;` (see PointMasses)");
+    using Scalar = float;          // never used: the assertion above has failed
+    static constexpr int Dim = 2;  // never used
+};
+template <class M>
+struct model_types<M, true> {
+    static_assert(M::Dim == 2 || M::Dim == 3, "impulse: Dim must be 2 or 3");
+    using Scalar = typename M::Scalar;
+    static constexpr int Dim = M::Dim;
+};
+}  // namespace detail
+
 /// The vector type of a mass model or contact `M` (which names its `Scalar` and `Dim`).
 template <class M>
-using VecOf = Vec<typename M::Scalar, M::Dim>;
+using VecOf = Vec<typename detail::model_types<M>::Scalar, detail::model_types<M>::Dim>;
+
+namespace detail {
+template <class M, class = void>
+struct is_mass_model : std::false_type {};
+template <class M>
+struct is_mass_model<M, std::void_t<decltype(std::declval<const M&>().inverse_mass(std::declval<const VecOf<M>&>())),
+                                    decltype(std::declval<const M&>().stick_impulse(std::declval<const VecOf<M>&>(),
+                                                                                    std::declval<const VecOf<M>&>()))>>
+    : std::bool_constant<
+          std::is_convertible<decltype(std::declval<const M&>().inverse_mass(std::declval<const VecOf<M>&>())),
+                              typename M::Scalar>::value &&
+          std::is_convertible<decltype(std::declval<const M&>().stick_impulse(std::declval<const VecOf<M>&>(),
+                                                                             std::declval<const VecOf<M>&>())),
+                              VecOf<M>>::value> {};
+
+template <class C, class = void>
+struct is_contact : std::false_type {};
+template <class C>
+struct is_contact<C, std::void_t<decltype(std::declval<const C&>().relative_velocity()),
+                                 decltype(std::declval<const C&>().apply(std::declval<const VecOf<C>&>()))>>
+    : std::bool_constant<is_mass_model<C>::value &&
+                         std::is_convertible<decltype(std::declval<const C&>().relative_velocity()), VecOf<C>>::value> {};
+}  // namespace detail
+
+/// The requirements on a mass model `M`, checked where one is taken (one readable error).
+#define IMPULSE_REQUIRE_MASS_MODEL(M)                                                                       \
+    static_assert(::impulse::detail::is_mass_model<M>::value,                                                \
+                  "impulse: a mass model needs `Scalar inverse_mass(const Vec<Scalar, Dim>& d) const` and " \
+                  "`Vec<Scalar, Dim> stick_impulse(const Vec<Scalar, Dim>& n, const Vec<Scalar, Dim>& vt) const` " \
+                  "(see PointMasses)")
+/// The requirements on a contact `C`, checked where one is taken (one readable error).
+#define IMPULSE_REQUIRE_CONTACT(C)                                                                        \
+    static_assert(::impulse::detail::is_contact<C>::value,                                                 \
+                  "impulse: a contact is a mass model with `Vec<Scalar, Dim> relative_velocity() const` and " \
+                  "`void apply(const Vec<Scalar, Dim>& J) const` (see PointContact, RigidContact)")
 
 /// Mass model of two point masses: the effective inverse mass is `wA + wB` in every direction.
 template <class S, int D>
@@ -43,22 +105,22 @@ struct PointMasses {
     using Scalar = S;              ///< the scalar type
     static constexpr int Dim = D;  ///< the dimension, 2 or 3
 
-    S wA{0};  ///< inverse mass of A (0: immovable)
-    S wB{0};  ///< inverse mass of B
+    S inv_mass_a{0};  ///< inverse mass of A (0: immovable)
+    S inv_mass_b{0};  ///< inverse mass of B
 
     /// k = wA + wB, whatever the direction.
-    S inverse_mass(const Vec<S, D>& /*d*/) const noexcept { return wA + wB; }
+    S inverse_mass(const Vec<S, D>& /*d*/) const noexcept { return inv_mass_a + inv_mass_b; }
 
     /// K = (wA + wB) 1: velocity change per unit impulse as a matrix (for coupled solves).
     Eigen::Matrix<S, D, D> inverse_mass_matrix() const noexcept
     {
-        return Eigen::Matrix<S, D, D>::Identity() * (wA + wB);
+        return Eigen::Matrix<S, D, D>::Identity() * (inv_mass_a + inv_mass_b);
     }
 
     /// Jt = -vt / (wA + wB): removes the whole tangential relative velocity `vt`.
     Vec<S, D> stick_impulse(const Vec<S, D>& /*n*/, const Vec<S, D>& vt) const noexcept
     {
-        return -vt / (wA + wB);
+        return -vt / (inv_mass_a + inv_mass_b);
     }
 };
 
@@ -73,12 +135,12 @@ struct PointContact : PointMasses<S, D> {
     mutable Eigen::Map<Vec<S, D>> vB;  ///< B's velocity, updated by apply
 
     /// Views two point masses: velocities by reference, inverse masses by value (>= 0).
-    PointContact(Vec<S, D>& va, S wa, Vec<S, D>& vb, S wb) noexcept : PointContact(va.data(), wa, vb.data(), wb) {}
+    PointContact(Vec<S, D>& va, S inv_mass_a, Vec<S, D>& vb, S inv_mass_b) noexcept : PointContact(va.data(), inv_mass_a, vb.data(), inv_mass_b) {}
 
     /// Views two point masses whose velocities are the D scalars at `va` and `vb`.
-    PointContact(S* va, S wa, S* vb, S wb) noexcept : PointMasses<S, D>{wa, wb}, vA(va), vB(vb)
+    PointContact(S* va, S inv_mass_a, S* vb, S inv_mass_b) noexcept : PointMasses<S, D>{inv_mass_a, inv_mass_b}, vA(va), vB(vb)
     {
-        IMPULSE_ASSERT(!(wa < S(0)) && !(wb < S(0)), "inverse masses must be non-negative");
+        IMPULSE_ASSERT(!(inv_mass_a < S(0)) && !(inv_mass_b < S(0)), "inverse masses must be non-negative");
     }
 
     /// rv = vB - vA
@@ -88,17 +150,17 @@ struct PointContact : PointMasses<S, D> {
     /// overflowed to infinity cannot make its velocity NaN (0 * inf).
     void apply(const Vec<S, D>& J) const noexcept
     {
-        if (this->wA != S(0)) vA -= this->wA * J;
-        if (this->wB != S(0)) vB += this->wB * J;
+        if (this->inv_mass_a != S(0)) vA -= this->inv_mass_a * J;
+        if (this->inv_mass_b != S(0)) vB += this->inv_mass_b * J;
     }
 };
 
 /// Applies impulse `J` to two point masses: `vA -= wA*J`, `vB += wB*J`.
 template <class S, int D>
-void apply_impulse(Vec<S, D>& vA, detail::same_t<S> wA, Vec<S, D>& vB, detail::same_t<S> wB,
+void apply_impulse(Vec<S, D>& vA, detail::same_t<S> inv_mass_a, Vec<S, D>& vB, detail::same_t<S> inv_mass_b,
                    const detail::same_t<Vec<S, D>>& J) noexcept
 {
-    PointContact<S, D>(vA, wA, vB, wB).apply(J);
+    PointContact<S, D>(vA, inv_mass_a, vB, inv_mass_b).apply(J);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -107,10 +169,13 @@ void apply_impulse(Vec<S, D>& vA, detail::same_t<S> wA, Vec<S, D>& vB, detail::s
 /// Normal impulse for a mass model at relative contact velocity `rv`:
 ///   vn = rv.n,  k = inverse_mass(n),  jn = -(1 + e) * vn / k   if vn < 0 and k > 0, else 0.
 /// `e` drops to 0 when the approach speed `-vn` is at or below `threshold`.
-template <class Model, class S = typename Model::Scalar>
+/// \tparam Model  a mass model: `Scalar`, `Dim`, `inverse_mass(d)` and `stick_impulse(n, vt)`
+///                (PointMasses, RigidContact, or your own; checked by a static_assert)
+template <class Model, class S = typename detail::model_types<Model>::Scalar>
 S normal_impulse(const Model& m, const VecOf<Model>& rv, const VecOf<Model>& n, detail::same_t<S> e,
                  detail::same_t<S> threshold = S(0)) noexcept
 {
+    IMPULSE_REQUIRE_MASS_MODEL(Model);
     IMPULSE_ASSERT(is_unit(n), "the contact normal must be a unit vector");
     const S vn = rv.dot(n);
     return bounce_impulse(vn, m.inverse_mass(n), effective_restitution(e, vn, threshold));
@@ -119,13 +184,13 @@ S normal_impulse(const Model& m, const VecOf<Model>& rv, const VecOf<Model>& n, 
 /// Normal impulse between two point masses: `jn = -(1+e)*vn/(wA+wB)` when approaching, else 0.
 /// Nothing is applied; see `resolve` for the whole contact.
 template <class S, int D>
-S normal_impulse(const Vec<S, D>& vA, detail::same_t<S> wA, const Vec<S, D>& vB,
-                 detail::same_t<S> wB, const detail::same_t<Vec<S, D>>& n, detail::same_t<S> e,
+S normal_impulse(const Vec<S, D>& vA, detail::same_t<S> inv_mass_a, const Vec<S, D>& vB,
+                 detail::same_t<S> inv_mass_b, const detail::same_t<Vec<S, D>>& n, detail::same_t<S> e,
                  detail::same_t<S> threshold = S(0)) noexcept
 {
-    IMPULSE_ASSERT(!(wA < S(0)) && !(wB < S(0)), "inverse masses must be non-negative");
+    IMPULSE_ASSERT(!(inv_mass_a < S(0)) && !(inv_mass_b < S(0)), "inverse masses must be non-negative");
     const Vec<S, D> rv = vB - vA;
-    return normal_impulse(PointMasses<S, D>{wA, wB}, rv, n, e, threshold);
+    return normal_impulse(PointMasses<S, D>{inv_mass_a, inv_mass_b}, rv, n, e, threshold);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -146,12 +211,14 @@ struct FrictionImpulse {
 /// 3D: vt = rv - (rv.n) n; the impulse that cancels vt (for point masses -vt/(wA+wB)) sticks if
 ///     its magnitude is <= mu_s*jn; otherwise friction slides with magnitude mu_k*jn opposite vt.
 /// No tangential speed gives no friction (and no division); an impulse never reverses the slide.
-template <class Model, class S = typename Model::Scalar, int D = Model::Dim>
+/// \tparam Model  a mass model: `Scalar`, `Dim`, `inverse_mass(d)` and `stick_impulse(n, vt)`
+///                (PointMasses, RigidContact, or your own; checked by a static_assert)
+template <class Model, class S = typename detail::model_types<Model>::Scalar, int D = detail::model_types<Model>::Dim>
 FrictionImpulse<S, D> friction_impulse(const Model& m, const VecOf<Model>& rv, const VecOf<Model>& n,
                                        detail::same_t<S> jn,
                                        const detail::same_t<Friction<S>>& f) noexcept
 {
-    static_assert(D == 2 || D == 3, "impulse works in 2D and 3D");
+    IMPULSE_REQUIRE_MASS_MODEL(Model);
     IMPULSE_ASSERT(is_unit(n), "the contact normal must be a unit vector");
     FrictionImpulse<S, D> out;
     if constexpr (D == 2) {
@@ -199,19 +266,19 @@ FrictionImpulse<S, D> friction_impulse(const Model& m, const VecOf<Model>& rv, c
 /// Coulomb friction between two point masses whose velocities already include the normal
 /// impulse `jn`. Nothing is applied.
 template <class S, int D>
-FrictionImpulse<S, D> friction_impulse(const Vec<S, D>& vA, detail::same_t<S> wA,
-                                       const Vec<S, D>& vB, detail::same_t<S> wB,
+FrictionImpulse<S, D> friction_impulse(const Vec<S, D>& vA, detail::same_t<S> inv_mass_a,
+                                       const Vec<S, D>& vB, detail::same_t<S> inv_mass_b,
                                        const detail::same_t<Vec<S, D>>& n, detail::same_t<S> jn,
                                        const detail::same_t<Friction<S>>& f) noexcept
 {
-    IMPULSE_ASSERT(!(wA < S(0)) && !(wB < S(0)), "inverse masses must be non-negative");
+    IMPULSE_ASSERT(!(inv_mass_a < S(0)) && !(inv_mass_b < S(0)), "inverse masses must be non-negative");
     const Vec<S, D> rv = vB - vA;
-    if (!(wA + wB > S(0))) {  // both immovable: nothing can change, and no division
+    if (!(inv_mass_a + inv_mass_b > S(0))) {  // both immovable: nothing can change, and no division
         FrictionImpulse<S, D> none;
         none.regime = Regime::immovable;
         return none;
     }
-    return friction_impulse(PointMasses<S, D>{wA, wB}, rv, n, jn, f);
+    return friction_impulse(PointMasses<S, D>{inv_mass_a, inv_mass_b}, rv, n, jn, f);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -221,12 +288,12 @@ FrictionImpulse<S, D> friction_impulse(const Vec<S, D>& vA, detail::same_t<S> wA
 template <class S, int D>
 struct Result {
     S jn{0};                           ///< normal impulse (>= 0), on B along +n
-    Vec<S, D> Jt = Vec<S, D>::Zero();  ///< friction impulse on B (A receives -Jt)
+    Vec<S, D> friction_impulse = Vec<S, D>::Zero();  ///< friction impulse on B (A receives -Jt)
     S jt{0};  ///< 2D: Jt's signed component along t = (-ny, nx); 3D: |Jt|
     Regime regime{Regime::separating};  ///< what the contact did
 
     /// The total impulse on B: jn*n + Jt.
-    Vec<S, D> impulse(const Vec<S, D>& n) const noexcept { return jn * n + Jt; }
+    Vec<S, D> impulse(const Vec<S, D>& n) const noexcept { return jn * n + friction_impulse; }
 };
 
 /// Resolves one contact in place: normal impulse (restitution, threshold) first, applied; then
@@ -235,22 +302,27 @@ struct Result {
 ///   both immovable along n  -> immovable, nothing changes
 ///   vn >= 0                 -> separating, nothing changes
 ///   otherwise               -> sticking or sliding, as friction decided
-template <class Contact, class S = typename Contact::Scalar, int D = Contact::Dim>
+/// \tparam Contact  a contact: a mass model (`Scalar`, `Dim`, `inverse_mass(d)`,
+///                  `stick_impulse(n, vt)`) with `relative_velocity()` and `apply(J)` (PointContact,
+///                  RigidContact, or your own over an engine's storage; checked by a static_assert)
+template <class Contact, class S = typename detail::model_types<Contact>::Scalar,
+          int D = detail::model_types<Contact>::Dim>
 Result<S, D> resolve(const Contact& c, const VecOf<Contact>& n,
-                     const Coefficients<typename Contact::Scalar>& k) noexcept
+                     const Coefficients<typename detail::model_types<Contact>::Scalar>& coefficients) noexcept
 {
+    IMPULSE_REQUIRE_CONTACT(Contact);
     Result<S, D> r;
     if (!(c.inverse_mass(n) > S(0))) {
         r.regime = Regime::immovable;
         return r;
     }
     const Vec<S, D> rv = c.relative_velocity();
-    r.jn = normal_impulse(c, rv, n, k.restitution, k.threshold);
+    r.jn = normal_impulse(c, rv, n, coefficients.restitution, coefficients.threshold);
     if (!(r.jn > S(0))) return r;  // separating or resting: untouched
     c.apply(r.jn * n);
-    const FrictionImpulse<S, D> f = friction_impulse(c, c.relative_velocity(), n, r.jn, k.friction);
+    const FrictionImpulse<S, D> f = friction_impulse(c, c.relative_velocity(), n, r.jn, coefficients.friction);
     c.apply(f.J);
-    r.Jt = f.J;
+    r.friction_impulse = f.J;
     r.jt = f.jt;
     r.regime = f.regime;
     return r;
@@ -258,21 +330,21 @@ Result<S, D> resolve(const Contact& c, const VecOf<Contact>& n,
 
 /// Resolves a contact between two point masses in place (see the Contact overload).
 template <class S, int D>
-Result<S, D> resolve(Vec<S, D>& vA, detail::same_t<S> wA, Vec<S, D>& vB, detail::same_t<S> wB,
+Result<S, D> resolve(Vec<S, D>& vA, detail::same_t<S> inv_mass_a, Vec<S, D>& vB, detail::same_t<S> inv_mass_b,
                      const detail::same_t<Vec<S, D>>& n,
-                     const detail::same_t<Coefficients<S>>& k) noexcept
+                     const detail::same_t<Coefficients<S>>& coefficients) noexcept
 {
-    return resolve(PointContact<S, D>(vA, wA, vB, wB), n, k);
+    return resolve(PointContact<S, D>(vA, inv_mass_a, vB, inv_mass_b), n, coefficients);
 }
 
 /// Resolves a contact between two point masses whose velocities are stored in the caller's own
 /// memory: the D consecutive scalars at `vA` and `vB` (an engine's `&velocity[i].x`), updated in
 /// place through `Eigen::Map`s, with no copies. D is taken from the normal.
 template <class S, int D>
-Result<S, D> resolve(S* vA, detail::same_t<S> wA, S* vB, detail::same_t<S> wB, const Vec<S, D>& n,
-                     const detail::same_t<Coefficients<S>>& k) noexcept
+Result<S, D> resolve(S* vA, detail::same_t<S> inv_mass_a, S* vB, detail::same_t<S> inv_mass_b, const Vec<S, D>& n,
+                     const detail::same_t<Coefficients<S>>& coefficients) noexcept
 {
-    return resolve(PointContact<S, D>(vA, wA, vB, wB), n, k);
+    return resolve(PointContact<S, D>(vA, inv_mass_a, vB, inv_mass_b), n, coefficients);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -290,20 +362,20 @@ struct Correction {
 ///   c = percent * max(pen - slop, 0) / (wA + wB) * n,   dA = -wA*c,   dB = +wB*c.
 /// Both immovable gives no change.
 template <class S, int D>
-Correction<S, D> positional_correction(detail::same_t<S> wA, detail::same_t<S> wB,
+Correction<S, D> positional_correction(detail::same_t<S> inv_mass_a, detail::same_t<S> inv_mass_b,
                                        const Vec<S, D>& n, detail::same_t<S> penetration,
                                        detail::same_t<S> percent = S(0.4),
                                        detail::same_t<S> slop = S(0.01)) noexcept
 {
     IMPULSE_ASSERT(is_unit(n), "the contact normal must be a unit vector");
-    IMPULSE_ASSERT(!(wA < S(0)) && !(wB < S(0)), "inverse masses must be non-negative");
+    IMPULSE_ASSERT(!(inv_mass_a < S(0)) && !(inv_mass_b < S(0)), "inverse masses must be non-negative");
     Correction<S, D> out;
-    const S w = wA + wB;
+    const S w = inv_mass_a + inv_mass_b;
     const S excess = penetration - slop;
     if (!(w > S(0)) || !(excess > S(0))) return out;
     const Vec<S, D> c = (percent * excess / w) * n;
-    out.dA = -wA * c;
-    out.dB = wB * c;
+    out.dA = -inv_mass_a * c;
+    out.dB = inv_mass_b * c;
     return out;
 }
 

@@ -8,6 +8,8 @@
 #include "collide.hpp"
 #include "config.hpp"
 #include "contact.hpp"
+#include "kinematics.hpp"
+#include "manifold.hpp"
 #include "material.hpp"
 #include "rigid.hpp"
 #include "solver.hpp"

@@ -16,6 +16,8 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
+#include <utility>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>  // cross()
@@ -24,64 +26,10 @@
 #include "axis.hpp"
 #include "config.hpp"
 #include "contact.hpp"
+#include "kinematics.hpp"
 #include "material.hpp"
 
 namespace impulse {
-
-/// The rotational types of dimension D: angular velocity and (inverse) inertia.
-/// 2D: both scalars (rotation about the axis out of the plane). 3D: a vector and a 3x3 tensor.
-template <class S, int D>
-struct Rotation;
-
-/// 2D: rotation about the axis out of the plane; angular velocity and inertia are scalars.
-template <class S>
-struct Rotation<S, 2> {
-    using Angular = S;  ///< angular velocity, counter-clockwise positive
-    using Inertia = S;  ///< (inverse) moment of inertia about the centre of mass
-    /// A body at rest: omega = 0.
-    static Angular zero_angular() noexcept { return S(0); }
-    /// No rotational inertia term: I^-1 = 0 (a body that cannot be spun).
-    static Inertia zero_inertia() noexcept { return S(0); }
-};
-
-/// 3D: angular velocity is a vector, the inverse inertia a symmetric 3x3 tensor in world space.
-template <class S>
-struct Rotation<S, 3> {
-    using Angular = Vec<S, 3>;               ///< angular velocity (axis times rate, right-handed)
-    using Inertia = Eigen::Matrix<S, 3, 3>;  ///< world-space tensor, symmetric
-    /// A body at rest: omega = 0.
-    static Angular zero_angular() noexcept { return Angular::Zero(); }
-    /// No rotational inertia term: I^-1 = 0 (a body that cannot be spun).
-    static Inertia zero_inertia() noexcept { return Inertia::Zero(); }
-};
-
-/// Angular velocity type of dimension D: S in 2D, Vec<S, 3> in 3D.
-template <class S, int D>
-using Angular = typename Rotation<S, D>::Angular;
-/// (Inverse) inertia type of dimension D: S in 2D, a 3x3 matrix in 3D.
-template <class S, int D>
-using Inertia = typename Rotation<S, D>::Inertia;
-
-/// 2D cross product of two vectors: the z component `a.x*b.y - a.y*b.x`.
-template <class S>
-S cross(const Vec<S, 2>& a, const Vec<S, 2>& b) noexcept
-{
-    return a.x() * b.y() - a.y() * b.x();
-}
-
-/// 2D cross product of an angular velocity (about z) with a vector: `omega*(-r.y, r.x)`.
-template <class S>
-Vec<S, 2> cross(S omega, const Vec<S, 2>& r) noexcept
-{
-    return Vec<S, 2>(-omega * r.y(), omega * r.x());
-}
-
-/// 3D cross product.
-template <class S>
-Vec<S, 3> cross(const Vec<S, 3>& a, const Vec<S, 3>& b) noexcept
-{
-    return a.cross(b);
-}
 
 /// A rigid body's velocity state and mass properties.
 template <class S, int D>
@@ -244,7 +192,7 @@ void apply_at(RigidBody<S, D>& b, const Vec<S, D>& r, const Vec<S, D>& J, S sign
 
 /// Two rigid bodies touching at one point, seen from each centre of mass: `rA` and `rB` are the
 /// contact point minus A's and B's centres. A model and a contact in the sense of contact.hpp,
-/// so `resolve(RigidContact{...}, n, k)` gives the sequential response with rotation.
+/// so `resolve(RigidContact{...}, n, coefficients)` gives the sequential response with rotation.
 template <class S, int D>
 struct RigidContact {
     using Scalar = S;              ///< the scalar type
@@ -335,98 +283,21 @@ RigidContact(RigidBody<S, D>&, const Vec<S, D>&, RigidBody<S, D>&, const Vec<S, 
 template <class S, int D>
 Result<S, D> resolve(RigidBody<S, D>& A, const detail::same_t<Vec<S, D>>& rA, RigidBody<S, D>& B,
                      const detail::same_t<Vec<S, D>>& rB, const detail::same_t<Vec<S, D>>& n,
-                     const detail::same_t<Coefficients<S>>& k) noexcept
+                     const detail::same_t<Coefficients<S>>& coefficients) noexcept
 {
-    return resolve(RigidContact<S, D>(A, rA, B, rB), n, k);
+    return resolve(RigidContact<S, D>(A, rA, B, rB), n, coefficients);
 }
-
-// ---------------------------------------------------------------------------------------------
-// One axis of a contact, precomputed for iterative solvers
-
-/// A body's motion as an iterative solver touches it on every pass: velocity, angular velocity and
-/// inverse mass. Compact (2D float: 16 bytes) so that a pass over many contacts stays in cache; the
-/// inverse inertia is not needed here because each ContactAxis carries it, premultiplied.
-template <class S, int D>
-struct Motion {
-    Vec<S, D> v = Vec<S, D>::Zero();                       ///< linear velocity of the centre of mass
-    Angular<S, D> omega = Rotation<S, D>::zero_angular();  ///< angular velocity
-    S inv_mass{0};                                         ///< 1/m; 0 is immovable
-
-    Motion() noexcept = default;  ///< at rest, immovable
-    /// The motion of a body right now.
-    explicit Motion(const RigidBody<S, D>& b) noexcept : v(b.v), omega(b.omega), inv_mass(b.inv_mass) {}
-};
-
-namespace detail {
-/// Product of two angular quantities: a*b in 2D (scalars), a.b in 3D.
-template <class S>
-S angular_dot(S a, S b) noexcept
-{
-    return a * b;
-}
-template <class S>
-S angular_dot(const Vec<S, 3>& a, const Vec<S, 3>& b) noexcept
-{
-    return a.dot(b);
-}
-}  // namespace detail
-
-/// One direction `d` of a contact between two rigid bodies, with everything that stays fixed while
-/// an iterative solver sweeps precomputed from a RigidContact (the Jacobian row of Catto's
-/// sequential impulses; Jolt's `AxisConstraintPart`):
-///
-///     arms    armA = rA x d,            armB = rB x d              (2D: scalars)
-///     spins   spinA = IA^-1 (rA x d),   spinB = IB^-1 (rB x d)
-///     mass    1/k(d), k(d) = RigidContact::inverse_mass(d); 0 when k = 0 (nothing moves along d)
-///
-/// so that each pass costs a few multiply-adds and no branch:
-///
-///     speed   vd = d.(vB - vA) + armB.omegaB - armA.omegaA    = RigidContact::relative_velocity().d
-///             (because (omega x r).d = omega.(r x d))
-///     apply   vA -= wA*lambda*d,  omegaA -= lambda*spinA,
-///             vB += wB*lambda*d,  omegaB += lambda*spinB      = RigidContact::apply(lambda*d)
-///
-/// Both agree with RigidContact to rounding. An immovable body (inverse mass and inertia 0) gets
-/// exactly +-0 added, so its velocity stays as it was as long as lambda is finite.
-template <class S, int D>
-struct ContactAxis {
-    Vec<S, D> d = Vec<S, D>::UnitX();                      ///< the unit direction; +lambda*d acts on B
-    Angular<S, D> armA = Rotation<S, D>::zero_angular();   ///< rA x d
-    Angular<S, D> armB = Rotation<S, D>::zero_angular();   ///< rB x d
-    Angular<S, D> spinA = Rotation<S, D>::zero_angular();  ///< IA^-1 (rA x d)
-    Angular<S, D> spinB = Rotation<S, D>::zero_angular();  ///< IB^-1 (rB x d)
-    S mass{0};  ///< effective mass along d, 1/k(d) (0 when k(d) = 0)
-
-    ContactAxis() noexcept = default;  ///< along x, massless: changes nothing
-
-    /// Precomputes the axis along unit `dir` for the contact `c` (offsets and inertias as they are now).
-    ContactAxis(const RigidContact<S, D>& c, const Vec<S, D>& dir) noexcept
-        : d(dir), armA(cross(c.rA, dir)), armB(cross(c.rB, dir)), spinA(c.A.inv_inertia * armA),
-          spinB(c.B.inv_inertia * armB)
-    {
-        IMPULSE_ASSERT(is_unit(dir), "the axis direction must be a unit vector");
-        const S k = c.inverse_mass(dir);
-        mass = k > S(0) ? S(1) / k : S(0);
-    }
-
-    /// Relative speed of the contact point along d: vd = d.(vB - vA) + armB.omegaB - armA.omegaA.
-    S speed(const Motion<S, D>& A, const Motion<S, D>& B) const noexcept
-    {
-        return d.dot(B.v - A.v) + detail::angular_dot(armB, B.omega) - detail::angular_dot(armA, A.omega);
-    }
-
-    /// Applies lambda*d at the contact point: -lambda*d to A, +lambda*d to B.
-    void apply(Motion<S, D>& A, Motion<S, D>& B, S lambda) const noexcept
-    {
-        A.v -= (A.inv_mass * lambda) * d;
-        A.omega -= lambda * spinA;
-        B.v += (B.inv_mass * lambda) * d;
-        B.omega += lambda * spinB;
-    }
-};
 
 // ---------------------------------------------------------------------------------------------
 // The coupled contact-space solve
+
+namespace detail {
+template <class C, class = void>
+struct has_inverse_mass_matrix : std::false_type {};
+template <class C>
+struct has_inverse_mass_matrix<C, std::void_t<decltype(std::declval<const C&>().inverse_mass_matrix())>>
+    : std::true_type {};
+}  // namespace detail
 
 /// An orthonormal basis of the contact: columns n, t1[, t2]. In 2D t1 = (-ny, nx) as everywhere;
 /// in 3D t1, t2 span the tangent plane (Duff et al., "Building an Orthonormal Basis, Revisited",
@@ -467,13 +338,19 @@ Eigen::Matrix<S, D, D> contact_basis(const Vec<S, D>& n) noexcept
 /// Non-smooth corner: when the friction-corrected denominator is not positive (the friction at
 /// the cone's edge would pull the bodies together: Painleve's paradox), friction is dropped to
 /// the cone's edge of the sequential method instead: jn from the normal alone, then mu_k jn.
-template <class Contact, class S = typename Contact::Scalar, int D = Contact::Dim>
+/// \tparam Contact  a contact (see `resolve`) that also has `inverse_mass_matrix()`, the D x D
+///                  matrix K (RigidContact and PointContact have it; checked by a static_assert)
+template <class Contact, class S = typename detail::model_types<Contact>::Scalar,
+          int D = detail::model_types<Contact>::Dim>
 Result<S, D> resolve_coupled(const Contact& c, const VecOf<Contact>& n,
-                             const Coefficients<typename Contact::Scalar>& k) noexcept
+                             const Coefficients<typename detail::model_types<Contact>::Scalar>& coefficients) noexcept
 {
+    IMPULSE_REQUIRE_CONTACT(Contact);
+    static_assert(detail::has_inverse_mass_matrix<Contact>::value,
+                  "impulse: resolve_coupled needs the contact's `inverse_mass_matrix()` (see RigidContact)");
     IMPULSE_ASSERT(is_unit(n), "the contact normal must be a unit vector");
-    IMPULSE_ASSERT(!(k.restitution < S(0)) && !(k.restitution > S(1)), "restitution must lie in [0, 1]");
-    IMPULSE_ASSERT(!(k.friction.mu_s < S(0)) && !(k.friction.mu_k < S(0)),
+    IMPULSE_ASSERT(!(coefficients.restitution < S(0)) && !(coefficients.restitution > S(1)), "restitution must lie in [0, 1]");
+    IMPULSE_ASSERT(!(coefficients.friction.mu_s < S(0)) && !(coefficients.friction.mu_k < S(0)),
                    "friction coefficients must be non-negative");
     Result<S, D> r;
     if (!(c.inverse_mass(n) > S(0))) {
@@ -487,7 +364,7 @@ Result<S, D> resolve_coupled(const Contact& c, const VecOf<Contact>& n,
     const Eigen::Matrix<S, D, D> C = contact_basis(n);
     const Eigen::Matrix<S, D, D> Kc = C.transpose() * c.inverse_mass_matrix() * C;
     const Vec<S, D> u = C.transpose() * rv;  // contact-space velocity (vn, vt1[, vt2])
-    const S desired = -(S(1) + effective_restitution(k.restitution, vn, k.threshold)) * vn;
+    const S desired = -(S(1) + effective_restitution(coefficients.restitution, vn, coefficients.threshold)) * vn;
     Vec<S, D> dv = -u;
     dv[0] = desired;
     // Kc must be well conditioned to solve for all D components: a body that can only turn (a
@@ -498,16 +375,16 @@ Result<S, D> resolve_coupled(const Contact& c, const VecOf<Contact>& n,
     const S scale = Kc.diagonal().maxCoeff();
     const Eigen::Matrix<S, D, D> unit_scale = Kc / scale;
     if (!(scale > S(0)) || !(unit_scale.determinant() > S(16) * std::numeric_limits<S>::epsilon()))
-        return resolve(c, n, k);
+        return resolve(c, n, coefficients);
     Vec<S, D> j = (unit_scale.inverse() * dv) / scale;  // kill the slide, reach -e*vn
 
     const S planar = detail::safe_norm(Vec<S, D - 1>(j.template tail<D - 1>()));
     r.regime = Regime::sticking;
-    if (!(planar <= k.friction.mu_s * j[0])) {
+    if (!(planar <= coefficients.friction.mu_s * j[0])) {
         r.regime = Regime::sliding;
         const Vec<S, D - 1> d = planar > S(0) ? Vec<S, D - 1>(j.template tail<D - 1>() / planar)
                                               : Vec<S, D - 1>(Vec<S, D - 1>::Zero());
-        const S mu = k.friction.mu_k;
+        const S mu = coefficients.friction.mu_k;
         const S denom = Kc(0, 0) + mu * Kc.template block<1, D - 1>(0, 1).dot(d.transpose());
         j[0] = denom > S(0) ? desired / denom : desired / Kc(0, 0);
         j.template tail<D - 1>() = (mu * j[0]) * d;
@@ -516,7 +393,7 @@ Result<S, D> resolve_coupled(const Contact& c, const VecOf<Contact>& n,
     const Vec<S, D> J = C * j;
     c.apply(J);
     r.jn = j[0];
-    r.Jt = J - j[0] * n;
+    r.friction_impulse = J - j[0] * n;
     if constexpr (D == 2) r.jt = j[1];
     else r.jt = detail::safe_norm(Vec<S, D - 1>(j.template tail<D - 1>()));
     return r;
@@ -526,9 +403,9 @@ Result<S, D> resolve_coupled(const Contact& c, const VecOf<Contact>& n,
 template <class S, int D>
 Result<S, D> resolve_coupled(RigidBody<S, D>& A, const detail::same_t<Vec<S, D>>& rA, RigidBody<S, D>& B,
                              const detail::same_t<Vec<S, D>>& rB, const detail::same_t<Vec<S, D>>& n,
-                             const detail::same_t<Coefficients<S>>& k) noexcept
+                             const detail::same_t<Coefficients<S>>& coefficients) noexcept
 {
-    return resolve_coupled(RigidContact<S, D>(A, rA, B, rB), n, k);
+    return resolve_coupled(RigidContact<S, D>(A, rA, B, rB), n, coefficients);
 }
 
 }  // namespace impulse

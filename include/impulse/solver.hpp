@@ -14,8 +14,8 @@
 ///   1. prepare    effective masses along n and the tangents; the restitution target -e*vn from
 ///                 the approach speed *before* solving (dropped at or below `threshold`)
 ///   2. warm start apply last step's matched impulses (matched by bodies and feature id)
-///   3. iterate    for each point: friction (accumulated, within +-mu*Pn, or the disc of radius
-///                 mu*Pn in 3D), then the normal (accumulated, >= 0)
+///   3. iterate    for each point: friction (accumulated, within +-mu*jn, or the disc of radius
+///                 mu*jn in 3D), then the normal (accumulated, >= 0)
 ///   4. position   positional error: split impulse (default: pseudo velocities that remove a part of
 ///                 the overlap the solved velocities would leave) or Baumgarte bias
 ///   5. store      the accumulated impulses, for the next step's warm start
@@ -39,32 +39,11 @@
 #include "axis.hpp"
 #include "config.hpp"
 #include "contact.hpp"
+#include "manifold.hpp"
 #include "material.hpp"
 #include "rigid.hpp"
 
 namespace impulse {
-
-/// One point of a contact, as the engine's narrow phase reports it.
-template <class S, int D>
-struct ManifoldPoint {
-    Vec<S, D> rA = Vec<S, D>::Zero();  ///< contact point minus A's centre of mass
-    Vec<S, D> rB = Vec<S, D>::Zero();  ///< contact point minus B's centre of mass
-    S penetration{0};                  ///< overlap depth along n (> 0 overlapping)
-    std::uint32_t feature{0};          ///< stable id of the point within its pair, for warm starting
-};
-
-/// A contact between bodies `a` and `b` (indices into the solver's body array): one normal, one
-/// pair of coefficients, up to `max_points` points (2 in 2D, 4 in 3D).
-template <class S, int D>
-struct Manifold {
-    static constexpr int max_points = D == 2 ? 2 : 4;  ///< points a manifold can hold
-    std::uint32_t a{0};                ///< index of body A
-    std::uint32_t b{0};                ///< index of body B
-    Vec<S, D> n = Vec<S, D>::UnitX();  ///< unit normal from A to B
-    Coefficients<S> k;                 ///< the pair's restitution, friction and threshold
-    int count{0};                      ///< points in use
-    ManifoldPoint<S, D> points[max_points];  ///< the points; the first `count` are used
-};
 
 /// How the solver removes penetration.
 enum class PositionCorrection : std::uint8_t {
@@ -86,7 +65,7 @@ struct SolverSettings {
 
 /// The sequential-impulse solver. Keeps the previous step's impulses and scratch storage between
 /// steps; after the largest step so far, a step allocates nothing. Deterministic: the same input
-/// gives bitwise the same output (no threads, no hashing; the solve order, `lanes`, follows from
+/// gives bitwise the same output (no threads, no hashing; the solve order, `interleave_runs`, follows from
 /// the order the contacts are given in).
 ///
 /// `step` is the whole step. An engine that wants to time the phases or interleave its own
@@ -103,8 +82,8 @@ public:
 
     /// Accumulated impulses of one point at the end of a step (for inspection and tests).
     struct PointImpulse {
-        S normal{0};                                    ///< accumulated normal impulse Pn >= 0
-        Vec<S, D - 1> tangent = Vec<S, D - 1>::Zero();  ///< accumulated friction along the tangent basis
+        S jn{0};                                    ///< accumulated normal impulse, >= 0
+        Vec<S, D - 1> jt = Vec<S, D - 1>::Zero();  ///< accumulated friction along each tangent axis
     };
 
     SolverSettings<S> settings;  ///< used by the next step
@@ -141,7 +120,7 @@ public:
     }
 
     /// Phase 3: one pass of the velocity iterations over every point (in the solve order: see
-    /// `lanes`).
+    /// `interleave_runs`).
     void solve_velocities() noexcept
     {
         Motion<S, D>* const motion = motion_.data();
@@ -153,26 +132,26 @@ public:
             // impulse is applied: the friction impulse changes the normal speed by knt per unit
             // (K's off-diagonal terms n.K.t), so vn after it is vn + knt.dPt: what reading it again
             // after applying friction would give (to rounding), without waiting for that.
-            const S cap = r.mu * r.Pn;
+            const S cap = r.mu * r.jn;
             S vn = r.n.speed(A, B);
             if constexpr (D == 2) {
-                const S dPt = accumulate(r.Pt[0], -r.t[0].mass * r.t[0].speed(A, B), -cap, cap);
+                const S dPt = accumulate(r.jt[0], -r.t[0].mass * r.t[0].speed(A, B), -cap, cap);
                 r.t[0].apply(A, B, dPt);
                 vn += r.knt[0] * dPt;
             } else {
                 // Both tangents at once, then clamp the accumulated vector to the disc |Pt| <= cap.
-                const Vec<S, 2> old = r.Pt;
+                const Vec<S, 2> old = r.jt;
                 Vec<S, 2> next(old[0] - r.t[0].mass * r.t[0].speed(A, B), old[1] - r.t[1].mass * r.t[1].speed(A, B));
                 const S size = next.norm();
                 if (size > cap) next *= cap / size;  // size > cap >= 0: no division by 0
-                r.Pt = next;
+                r.jt = next;
                 const Vec<S, 2> dPt = next - old;
                 r.t[0].apply(A, B, dPt[0]);
                 r.t[1].apply(A, B, dPt[1]);
                 vn += r.knt.dot(dPt);
             }
             // Normal: reach the target normal speed, keeping the accumulated impulse >= 0.
-            const S dn = accumulate(r.Pn, r.n.mass * (r.target - vn), S(0), std::numeric_limits<S>::max());
+            const S dn = accumulate(r.jn, r.n.mass * (r.target - vn), S(0), std::numeric_limits<S>::max());
             r.n.apply(A, B, dn);
             motion[r.a] = A;
             motion[r.b] = B;
@@ -213,17 +192,17 @@ public:
     PointImpulse impulse(std::size_t m, int p) const noexcept
     {
         const Row& r = rows_[slot_[first_[m] + std::size_t(p)]];
-        return {r.Pn, r.Pt};
+        return {r.jn, r.jt};
     }
 
-    /// The solve order. The points are swept in `lanes` interleaved runs: points 0, 8, 16, ...
+    /// The solve order. The points are swept in `interleave_runs` interleaved runs: points 0, 8, 16, ...
     /// of the given order, then 1, 9, 17, ..., and so on; every pass still solves every point once.
     /// Points that follow each other in a contact list usually share a body (a body's contacts are
     /// listed together), and a point cannot start before the one before it has written that body's
     /// velocity; points 8 apart rarely share one, so the processor overlaps their work (about 30%
     /// faster on the settled ball pit, with the same quality). The order depends only on the input
     /// order, so the solver stays deterministic.
-    static constexpr std::size_t lanes = 8;
+    static constexpr std::size_t interleave_runs = 8;
 
     /// Points (rows) in the last step: the sum of the manifolds' `count`.
     std::size_t point_count() const noexcept { return rows_.size(); }
@@ -253,8 +232,8 @@ private:
         ContactAxis<S, D> n;         // the normal axis
         ContactAxis<S, D> t[D - 1];  // the tangent axes: t = (-ny, nx) in 2D, contact_basis in 3D
         S target{0};                 // normal velocity wanted: -e*vn (restitution) or the bias
-        S Pn{0};                     // accumulated normal impulse
-        Vec<S, D - 1> Pt = Vec<S, D - 1>::Zero();  // accumulated friction along t
+        S jn{0};                     // accumulated normal impulse
+        Vec<S, D - 1> jt = Vec<S, D - 1>::Zero();  // accumulated friction along t
         Vec<S, D - 1> knt = Vec<S, D - 1>::Zero();  // normal speed change per unit impulse along t: n.K.t
         S mu{0};                     // the friction coefficient in force: mu_s while sticking, else mu_k
         std::uint32_t a{0}, b{0};    // body indices
@@ -277,8 +256,8 @@ private:
     struct Cached {
         std::uint64_t key;
         std::uint32_t feature;
-        S Pn;
-        Vec<S, D - 1> Pt;
+        S jn;
+        Vec<S, D - 1> jt;
         bool sticking;
         bool operator<(const Cached& o) const noexcept { return key != o.key ? key < o.key : feature < o.feature; }
     };
@@ -317,22 +296,22 @@ private:
             }
             // Restitution from the approach speed before solving: vn' = -e*vn.
             const S vn = rc.relative_velocity().dot(c.n);
-            const S e = effective_restitution(c.k.restitution, vn, c.k.threshold);
+            const S e = effective_restitution(c.coefficients.restitution, vn, c.coefficients.threshold);
             r.target = vn < S(0) ? -e * vn : S(0);
             Aux x;
             Push push;
             x.key = pair_key(c.a, c.b);
             x.feature = mp.feature;
-            x.mu_s = c.k.friction.mu_s;
-            x.mu_k = c.k.friction.mu_k;
+            x.mu_s = c.coefficients.friction.mu_s;
+            x.mu_k = c.coefficients.friction.mu_k;
             if (settings.correction == PositionCorrection::baumgarte) {
                 // bias = percent * max(pen - slop, 0) / dt: the separation speed that removes
                 // `percent` of the excess overlap in one step, as a real velocity.
-                const S excess = mp.penetration - settings.slop;
+                const S excess = -mp.separation - settings.slop;
                 const S bias = excess > S(0) ? settings.percent * excess / dt : S(0);
                 if (bias > r.target) r.target = bias;
             } else if (settings.correction == PositionCorrection::split_impulse) {
-                push.penetration = mp.penetration;  // the bias follows from it after the velocities
+                push.penetration = -mp.separation;  // the bias follows from it after the velocities
             }
             push.n = r.n;
             push.a = c.a;
@@ -368,26 +347,26 @@ private:
             const auto it = std::lower_bound(cache_.begin() + std::ptrdiff_t(lo), cache_.begin() + std::ptrdiff_t(hi), probe);
             cur = std::size_t(it - cache_.begin());
             if (it == cache_.end() || it->key != x.key || it->feature != x.feature) continue;
-            r.Pn = it->Pn;
-            r.Pt = it->Pt;
+            r.jn = it->jn;
+            r.jt = it->jt;
             x.sticking = it->sticking;
             Motion<S, D>& A = motion_[r.a];
             Motion<S, D>& B = motion_[r.b];
-            r.n.apply(A, B, r.Pn);
-            for (int j = 0; j < D - 1; ++j) r.t[j].apply(A, B, r.Pt[j]);
+            r.n.apply(A, B, r.jn);
+            for (int j = 0; j < D - 1; ++j) r.t[j].apply(A, B, r.jt[j]);
         }
     }
 
     // Moves the rows from the given order into the solve order.
     void interleave() noexcept
     {
-        const std::size_t n = rows_.size(), q = n / lanes, extra = n % lanes;
+        const std::size_t n = rows_.size(), q = n / interleave_runs, extra = n % interleave_runs;
         slot_.resize(n);
         row_scratch_.resize(n);
         for (std::size_t k = 0; k < n; ++k) {
-            // lane l holds q (+1 for the first `extra` lanes) points and starts at l*q + min(l, extra)
-            const std::size_t lane = k % lanes;
-            slot_[k] = lane * q + std::min(lane, extra) + k / lanes;
+            // run l holds q (+1 for the first `extra` runs) points and starts at l*q + min(l, extra)
+            const std::size_t run = k % interleave_runs;
+            slot_[k] = run * q + std::min(run, extra) + k / interleave_runs;
             row_scratch_[slot_[k]] = rows_[k];
         }
         rows_.swap(row_scratch_);
@@ -438,9 +417,9 @@ private:
         for (std::size_t i = 0; i < rows_.size(); ++i) {  // in the given order
             const Row& r = rows_[slot_[i]];
             // Sticking at the end of the step: the friction clamp was not active.
-            const bool sticking = r.Pt.norm() < r.mu * r.Pn;
+            const bool sticking = r.jt.norm() < r.mu * r.jn;
             aux_[i].sticking = sticking;
-            cache_.push_back(Cached{aux_[i].key, aux_[i].feature, r.Pn, r.Pt, sticking});
+            cache_.push_back(Cached{aux_[i].key, aux_[i].feature, r.jn, r.jt, sticking});
         }
         // Points that arrive sorted by (bodies, feature) leave the cache sorted: no sort needed.
         if (!std::is_sorted(cache_.begin(), cache_.end())) std::sort(cache_.begin(), cache_.end());

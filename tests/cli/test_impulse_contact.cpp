@@ -563,12 +563,12 @@ void round_trip(unsigned seed, Friction mode, bool given_jn, int rows)
             J = fr.J;
             regime = fr.regime;
         } else {
-            impulse::Coefficients<double> k;
-            k.restitution = c.e;
-            k.friction = f;
-            const auto res = impulse::resolve(va, c.wa, vb, c.wb, n, k);
+            impulse::Coefficients<double> coefficients;
+            coefficients.restitution = c.e;
+            coefficients.friction = f;
+            const auto res = impulse::resolve(va, c.wa, vb, c.wb, n, coefficients);
             jn = res.jn;
-            J = res.Jt;
+            J = res.friction_impulse;
             regime = res.regime;
         }
 
@@ -829,12 +829,12 @@ TEST_CASE("with --coupled the output is bit for bit what impulse::resolve_couple
     // The tool makes n unit length its own way (by the largest component, then the length).
     V m = n / n.cwiseAbs().maxCoeff();
     m /= m.norm();
-    impulse::Coefficients<double> k;
-    k.restitution = 0.4;
-    k.friction = impulse::Friction<double>(0.6, 0.5);
-    const auto res = impulse::resolve_coupled(A, rA, B, rB, m, k);
+    impulse::Coefficients<double> coefficients;
+    coefficients.restitution = 0.4;
+    coefficients.friction = impulse::Friction<double>(0.6, 0.5);
+    const auto res = impulse::resolve_coupled(A, rA, B, rB, m, coefficients);
     std::vector<double> want = {res.jn};
-    for (const V& x : {res.Jt, A.v, B.v, A.omega, B.omega})
+    for (const V& x : {res.friction_impulse, A.v, B.v, A.omega, B.omega})
         for (int i = 0; i < 3; ++i) want.push_back(x[i]);
 
     const Ran r = run_cli({"--coupled"}, csv);
@@ -1146,9 +1146,9 @@ void rigid_round_trip(unsigned seed, Solve solve, int rows)
         Body A = c.A, B = c.B;
         V n = c.n / c.n.cwiseAbs().maxCoeff();
         n /= n.norm();
-        impulse::Coefficients<double> k;
-        k.restitution = c.e;
-        k.friction =
+        impulse::Coefficients<double> coefficients;
+        coefficients.restitution = c.e;
+        coefficients.friction =
             two_coefficients ? impulse::Friction<double>(c.mu1, c.mu2) : impulse::Friction<double>(c.mu1);
         double jn = 0;
         V J = V::Zero();
@@ -1162,16 +1162,16 @@ void rigid_round_trip(unsigned seed, Solve solve, int rows)
                 regime = impulse::Regime::immovable;
             } else {
                 const auto f =
-                    impulse::friction_impulse(contact, contact.relative_velocity(), n, c.jn, k.friction);
+                    impulse::friction_impulse(contact, contact.relative_velocity(), n, c.jn, coefficients.friction);
                 contact.apply(f.J);
                 J = f.J;
                 regime = f.regime;
             }
         } else {
-            const auto res = solve == Solve::coupled ? impulse::resolve_coupled(A, c.rA, B, c.rB, n, k)
-                                                     : impulse::resolve(A, c.rA, B, c.rB, n, k);
+            const auto res = solve == Solve::coupled ? impulse::resolve_coupled(A, c.rA, B, c.rB, n, coefficients)
+                                                     : impulse::resolve(A, c.rA, B, c.rB, n, coefficients);
             jn = res.jn;
-            J = res.Jt;
+            J = res.friction_impulse;
             regime = res.regime;
         }
 

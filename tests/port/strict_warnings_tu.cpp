@@ -14,15 +14,15 @@ template <class S, int D>
 struct OwnContact : impulse::PointMasses<S, D> {
     impulse::Vec<S, D>& va;
     impulse::Vec<S, D>& vb;
-    OwnContact(impulse::Vec<S, D>& a, S wa, impulse::Vec<S, D>& b, S wb) noexcept
-        : impulse::PointMasses<S, D>{wa, wb}, va(a), vb(b)
+    OwnContact(impulse::Vec<S, D>& a, S inv_mass_a, impulse::Vec<S, D>& b, S inv_mass_b) noexcept
+        : impulse::PointMasses<S, D>{inv_mass_a, inv_mass_b}, va(a), vb(b)
     {
     }
     impulse::Vec<S, D> relative_velocity() const noexcept { return vb - va; }
     void apply(const impulse::Vec<S, D>& J) const noexcept
     {
-        va -= this->wA * J;
-        vb += this->wB * J;
+        va -= this->inv_mass_a * J;
+        vb += this->inv_mass_b * J;
     }
 };
 
@@ -40,11 +40,11 @@ S use_everything() noexcept
     // material.hpp
     impulse::Material<S> m;
     m.restitution = S(0.5);
-    const impulse::Coefficients<S> k = impulse::mix(m, m);
+    const impulse::Coefficients<S> coefficients = impulse::mix(m, m);
     const impulse::Coefficients<S> kt = impulse::mix(m, m, S(0.1));
     const impulse::Combine rule = impulse::combine_rule(impulse::Combine::min, impulse::Combine::max);
     sum += impulse::combine(S(0.2), S(0.8), rule);
-    sum += k.friction.mu_s + kt.threshold;
+    sum += coefficients.friction.mu_s + kt.threshold;
     const impulse::Friction<S> one(S(0.5));
     const impulse::Friction<S> two(S(0.6), S(0.4));
     sum += one.mu_k + two.mu_s;
@@ -65,8 +65,8 @@ S use_everything() noexcept
     const impulse::FrictionImpulse<S, D> f = impulse::friction_impulse(a, 1.0, b, 0.5, n, 1.0, one);
     sum += f.jt + f.J.sum();
     impulse::apply_impulse(a, 1.0, b, 0.5, f.J);
-    const impulse::Result<S, D> r = impulse::resolve(a, 1.0, b, 0.5, n, k);
-    sum += r.jn + r.jt + r.Jt.sum() + r.impulse(n).sum();
+    const impulse::Result<S, D> r = impulse::resolve(a, 1.0, b, 0.5, n, coefficients);
+    sum += r.jn + r.jt + r.friction_impulse.sum() + r.impulse(n).sum();
     const impulse::Correction<S, D> pc = impulse::positional_correction(1.0, 0.5, n, 0.25);
     const impulse::Correction<S, D> pc2 = impulse::positional_correction(1.0, 0.5, n, 0.25, 0.75, 0.0078125);
     sum += pc.dA.sum() + pc.dB.sum() + pc2.dB.sum();
@@ -76,8 +76,8 @@ S use_everything() noexcept
     const V rv = b - a;
     sum += impulse::normal_impulse(pm, rv, n, 0.5, 0.125);
     sum += impulse::friction_impulse(pm, rv, n, 1.0, one).jt;
-    sum += impulse::resolve(impulse::PointContact<S, D>(a, S(1), b, S(0.5)), n, k).jn;
-    sum += impulse::resolve(OwnContact<S, D>(a, S(1), b, S(0.5)), n, k).jn;
+    sum += impulse::resolve(impulse::PointContact<S, D>(a, S(1), b, S(0.5)), n, coefficients).jn;
+    sum += impulse::resolve(OwnContact<S, D>(a, S(1), b, S(0.5)), n, coefficients).jn;
 
     // collide.hpp
     if (const auto s = impulse::collide_spheres(a, 1.0, b, 0.5)) sum += s->penetration + s->point.sum();
@@ -96,10 +96,10 @@ S use_everything() noexcept
     sum += rc.inverse_mass(n) + rc.inverse_mass_matrix().sum() + rc.relative_velocity().sum();
     sum += rc.stick_impulse(n, V::Zero()).sum();
     rc.apply(V::Zero());
-    sum += impulse::resolve(A, rA, B, rB, n, k).jn;
-    sum += impulse::resolve(rc, n, k).jt;
-    sum += impulse::resolve_coupled(A, rA, B, rB, n, k).jn;
-    sum += impulse::resolve_coupled(rc, n, k).jt;
+    sum += impulse::resolve(A, rA, B, rB, n, coefficients).jn;
+    sum += impulse::resolve(rc, n, coefficients).jt;
+    sum += impulse::resolve_coupled(A, rA, B, rB, n, coefficients).jn;
+    sum += impulse::resolve_coupled(rc, n, coefficients).jt;
     sum += impulse::contact_basis(n).sum();
     impulse::Motion<S, D> mA(A), mB(B);
     const impulse::ContactAxis<S, D> axis(rc, n);
@@ -113,17 +113,17 @@ S use_everything() noexcept
     m2.a = 0;
     m2.b = 1;
     m2.n = n;
-    m2.k = k;
+    m2.coefficients = coefficients;
     m2.count = 1;
     m2.points[0].rA = rA;
-    m2.points[0].penetration = S(0.25);
+    m2.points[0].separation = S(-0.25);
     impulse::Solver<S, D> solver;
     solver.settings.correction = impulse::PositionCorrection::baumgarte;
     solver.step(bodies, 2, &m2, 1, S(0.015625));
     solver.prepare(bodies, 2, &m2, 1, S(0.015625));
     solver.solve_velocities();
     solver.finish();
-    sum += solver.position_velocity(bodies, 1).sum() + solver.impulse(0, 0).normal;
+    sum += solver.position_velocity(bodies, 1).sum() + solver.impulse(0, 0).jn;
     sum += S(solver.point_count());
     solver.reset();
 
@@ -135,11 +135,11 @@ S use_everything() noexcept
         view.vA[d] = 0;
         view.vB[d] = vb[d];
         view.vB_out[d] = vb[d];
-        view.Jt[d] = Jt[d];
+        view.friction_impulse[d] = Jt[d];
         view.n[d] = d == 0 ? 1 : 0;
     }
-    view.wA = 0;
-    view.wB = S(1);
+    view.inv_mass_a = 0;
+    view.inv_mass_b = S(1);
     view.restitution = 0.5;
     view.mu_s = S(0.5);
     view.mu_k = 0.25;
@@ -148,7 +148,7 @@ S use_everything() noexcept
     view.regime = regime;
     impulse::resolve_batch(view, 3);
     impulse::PointPair<S, D> pair;
-    pair.wB = S(1);
+    pair.inv_mass_b = S(1);
     impulse::Result<S, D> pair_result;
     impulse::resolve_batch(&pair, 1, &pair_result);
     sum += jn[0] + jt[1] + Jt[0][2] + pair_result.jn + view.mu_s[0] + S(impulse::batch_width<S>);
