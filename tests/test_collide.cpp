@@ -106,3 +106,65 @@ TEMPLATE_TEST_CASE("detector and responder agree: a detected approach is pushed 
         CHECK((v2 - v1).dot(c->n) > S(0));
     }
 }
+
+TEMPLATE_TEST_CASE("sphere manifolds: the point midway between the surfaces, anchors from each centre", "[collide]",
+                   test::F2, test::F3, test::D2, test::D3)
+{
+    using S = typename TestType::S;
+    constexpr int D = TestType::D;
+    using V = typename TestType::V;
+    // A: radius 1 at the origin; B: radius 0.5, its body at (3, 0, ..) with the sphere 1.6 to the
+    // left of the body's centre (x = 1.4). s = 1.4 - 1 - 0.5 = -0.1; the point is at
+    // x = 1 + s/2 = 0.95; rA = 0.95 - 0, rB = 0.95 - 3 = -2.05 (along x).
+    impulse::Sphere<S, D> a, b;
+    a.radius = S(1);
+    b.radius = S(0.5);
+    b.center = S(-1.6) * V::UnitX();
+    impulse::Pose<S, D> pa, pb;
+    pb.p = S(3) * V::UnitX();
+    const impulse::Manifold<S, D> m = impulse::collide_spheres(a, pa, b, pb);
+    REQUIRE(m.count == 1);
+    CHECK(m.n == V::UnitX());
+    CHECK(m.points[0].separation == Approx(-0.1).margin(test::tol(S(1))));
+    CHECK((m.points[0].rA - S(0.95) * V::UnitX()).norm() <= test::tol(S(4)));
+    CHECK((m.points[0].rB + S(2.05) * V::UnitX()).norm() <= test::tol(S(4)));
+    // Apart by 0.015 < the 2 cm speculative distance: still a point, with a positive separation;
+    // apart by 0.025: none.
+    pb.p = S(3.115) * V::UnitX();
+    const auto near = impulse::collide_spheres(a, pa, b, pb);
+    REQUIRE(near.count == 1);
+    CHECK(near.points[0].separation == Approx(0.015).margin(test::tol(S(4))));
+    pb.p = S(3.125) * V::UnitX();
+    CHECK(impulse::collide_spheres(a, pa, b, pb).count == 0);
+    // Read the other way round, the same contact is flipped: normal reversed, anchors swapped.
+    pb.p = S(3) * V::UnitX();
+    const auto ba = impulse::collide_spheres(b, pb, a, pa);
+    const auto back = impulse::flipped(ba);
+    CHECK(ba.n == -V::UnitX());
+    CHECK((back.points[0].rA - m.points[0].rA).norm() <= test::tol(S(4)));
+    CHECK((back.points[0].rB - m.points[0].rB).norm() <= test::tol(S(4)));
+}
+
+TEMPLATE_TEST_CASE("a plane body turned and moved still reports the sphere's depth along its own normal",
+                   "[collide]", test::F2, test::D2)
+{
+    using S = typename TestType::S;
+    using V = typename TestType::V;
+    // The plane y = 0 (normal +y) of a body at (0, 1) turned 90 degrees counter-clockwise: in the
+    // world its normal is (-1, 0) and it passes through x = 0 (offset 0 along the turned normal,
+    // through the body's centre (0, 1)). A ball of radius 0.5 at (-0.4, 5): distance 0.4, s = -0.1;
+    // the point lies at x = -0.4 + (0.5 - 0.05) = 0.05 (midway between x = 0 and x = 0.1).
+    impulse::Plane<S, 2> plane;
+    impulse::Pose<S, 2> pa, pb;
+    pa.p = V(S(0), S(1));
+    pa.q = impulse::Rot2<S>(S(0), S(1));
+    impulse::Circle<S> ball;
+    ball.radius = S(0.5);
+    pb.p = V(S(-0.4), S(5));
+    const auto m = impulse::collide_plane_sphere(plane, pa, ball, pb);
+    REQUIRE(m.count == 1);
+    CHECK((m.n - V(S(-1), S(0))).norm() <= test::tol(S(1)));
+    CHECK(m.points[0].separation == Approx(-0.1).margin(test::tol(S(4))));
+    CHECK((m.points[0].rB - V(S(0.45), S(0))).norm() <= test::tol(S(4)));
+    CHECK((m.points[0].rA - V(S(0.05), S(4))).norm() <= test::tol(S(8)));  // (0.05, 5) - (0, 1)
+}

@@ -47,6 +47,12 @@ constexpr std::uint32_t make_feature(std::uint32_t of_a, std::uint32_t of_b) noe
     return (of_a & 0xffffu) | ((of_b & 0xffffu) << 16);
 }
 
+/// How far apart two shapes may be for the collide_ functions to still report points (speculative
+/// points): 2 cm, Box2D's choice for worlds measured in metres. The solver keeps such a gap from
+/// closing faster than it can within a step, so a fast approach stops at the surface.
+template <class S>
+inline constexpr S speculative_distance = S(0.02);
+
 /// Two bodies in contact: the pair (bodies, key, coefficients, surface motion) and the geometry
 /// (normal and points).
 template <class S, int D>
@@ -74,5 +80,24 @@ struct Manifold {
     int count{0};                            ///< points in use (0: not touching)
     ManifoldPoint<S, D> points[max_points];  ///< the points; the first `count` are used
 };
+
+/// The same contact seen from the other body: A and B swapped, so the normal is reversed, the anchors
+/// trade places and every feature id has its halves swapped. Use it when a narrow phase reports a
+/// pair in the other order than a collide_ function takes it.
+template <class S, int D>
+Manifold<S, D> flipped(const Manifold<S, D>& m) noexcept
+{
+    Manifold<S, D> r = m;
+    r.a = m.b;
+    r.b = m.a;
+    r.n = -m.n;
+    r.tangent_velocity = -m.tangent_velocity;
+    for (int i = 0; i < m.count; ++i) {
+        r.points[i].rA = m.points[i].rB;
+        r.points[i].rB = m.points[i].rA;
+        r.points[i].feature = swap_feature(m.points[i].feature);
+    }
+    return r;
+}
 
 }  // namespace impulse
