@@ -25,7 +25,7 @@
 
 #include <impulse/impulse.hpp>
 
-#include "common/png.hpp"
+#include "png.hpp"
 
 namespace fs = std::filesystem;
 using impulse::Vec2d;

@@ -19,8 +19,8 @@
 
 #include <impulse/impulse.hpp>
 
-#include "common/page.hpp"
-#include "common/png.hpp"
+#include "page.hpp"
+#include "png.hpp"
 
 namespace fs = std::filesystem;
 using impulse::Vec2d;

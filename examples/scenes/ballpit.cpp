@@ -8,7 +8,7 @@
 
 #include "draw.hpp"
 #include "output.hpp"
-#include "scenes.hpp"
+#include "scenes/scenes.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "common/png.hpp"
+#include "png.hpp"
 
 namespace scenes::draw {
 

@@ -13,9 +13,9 @@
 #include <sstream>
 #include <string>
 
-#include "common/page.hpp"
-#include "common/png.hpp"
-#include "scenes.hpp"
+#include "page.hpp"
+#include "png.hpp"
+#include "scenes/scenes.hpp"
 
 namespace scenes::output {
 

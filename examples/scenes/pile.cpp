@@ -11,7 +11,7 @@
 
 #include "draw.hpp"
 #include "output.hpp"
-#include "scenes.hpp"
+#include "scenes/scenes.hpp"
 
 namespace {
 

@@ -135,12 +135,15 @@ struct PointContact : PointMasses<S, D> {
     mutable Eigen::Map<Vec<S, D>> vB;  ///< B's velocity, updated by apply
 
     /// Views two point masses: velocities by reference, inverse masses by value (>= 0).
-    PointContact(Vec<S, D>& va, S inv_mass_a, Vec<S, D>& vb, S inv_mass_b) noexcept : PointContact(va.data(), inv_mass_a, vb.data(), inv_mass_b) {}
+    PointContact(Vec<S, D>& va, S inv_a, Vec<S, D>& vb, S inv_b) noexcept
+        : PointContact(va.data(), inv_a, vb.data(), inv_b)
+    {
+    }
 
     /// Views two point masses whose velocities are the D scalars at `va` and `vb`.
-    PointContact(S* va, S inv_mass_a, S* vb, S inv_mass_b) noexcept : PointMasses<S, D>{inv_mass_a, inv_mass_b}, vA(va), vB(vb)
+    PointContact(S* va, S inv_a, S* vb, S inv_b) noexcept : PointMasses<S, D>{inv_a, inv_b}, vA(va), vB(vb)
     {
-        IMPULSE_ASSERT(!(inv_mass_a < S(0)) && !(inv_mass_b < S(0)), "inverse masses must be non-negative");
+        IMPULSE_ASSERT(!(inv_a < S(0)) && !(inv_b < S(0)), "inverse masses must be non-negative");
     }
 
     /// rv = vB - vA

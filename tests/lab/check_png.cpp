@@ -5,7 +5,7 @@
 #include <string>
 
 #include "catch.hpp"
-#include "common/png.hpp"
+#include "png.hpp"
 #include "png_read.hpp"
 
 namespace {

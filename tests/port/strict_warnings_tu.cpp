@@ -14,8 +14,8 @@ template <class S, int D>
 struct OwnContact : impulse::PointMasses<S, D> {
     impulse::Vec<S, D>& va;
     impulse::Vec<S, D>& vb;
-    OwnContact(impulse::Vec<S, D>& a, S inv_mass_a, impulse::Vec<S, D>& b, S inv_mass_b) noexcept
-        : impulse::PointMasses<S, D>{inv_mass_a, inv_mass_b}, va(a), vb(b)
+    OwnContact(impulse::Vec<S, D>& a, S inv_a, impulse::Vec<S, D>& b, S inv_b) noexcept
+        : impulse::PointMasses<S, D>{inv_a, inv_b}, va(a), vb(b)
     {
     }
     impulse::Vec<S, D> relative_velocity() const noexcept { return vb - va; }

@@ -10,8 +10,8 @@
 //     one no normal impulse).
 //
 //   cmake --preset fuzz && cmake --build build/fuzz --target impulse-contact-fuzz
-//   build/fuzz/examples/impulse-contact/impulse-contact-fuzz -max_total_time=60 \
-//       build/fuzz/corpus examples/impulse-contact/corpus
+//   build/fuzz/tools/impulse-contact/impulse-contact-fuzz -max_total_time=60 \
+//       build/fuzz/corpus tools/impulse-contact/corpus tools/impulse-contact/examples
 #include <charconv>
 #include <cmath>
 #include <cstddef>
