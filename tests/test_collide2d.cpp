@@ -406,6 +406,29 @@ TEMPLATE_TEST_CASE("corners approaching corner to corner meet along the line bet
     CHECK(near(r.points[0].rA, V2<S>(S(0.5 + 0.005 * 0.6), S(0.5 + 0.005 * 0.8)), eps));
 }
 
+TEMPLATE_TEST_CASE("a capsule leaning back over a box's corner touches it end to corner", "[collide2d]",
+                   test::F2, test::D2)
+{
+    using S = typename TestType::S;
+    // A: 4 x 1 box, top right corner 2 = (2, 0.5). B: capsule from p1 = (2.03, 0.55) to
+    // p2 = (1.83, 1.55), r = 0.05 (placed by the identity pose). Faces: A's top s = 0.05 (p1's
+    // height), the capsule's lower-left face (normal (-1, -0.2)/1.0198) s = (0.03 + 0.01)/1.0198 =
+    // 0.039, A's right face -0.17: A's top is the reference, the capsule's edge from p2 to p1 the
+    // incident edge. Clipped to x <= 2 it starts at (2, 0.7), 0.2 above the face; but the nearest
+    // core points are p1 and A's corner, (0.03, 0.05) apart: 0.0583095, smaller by far. So one
+    // point along n = (0.03, 0.05)/0.0583095 = (0.514496, 0.857493), s = 0.0583095 - 0.05 =
+    // 0.0083095, midway: corner + n s/2; id make_feature(2, 0).
+    const auto cap = impulse::make_capsule(V2<S>(S(2.03), S(0.55)), V2<S>(S(1.83), S(1.55)), S(0.05));
+    const auto m = impulse::collide_polygons(impulse::make_box(S(2), S(0.5)), pose<S>(0, 0), cap, pose<S>(0, 0));
+    REQUIRE(m.count == 1);
+    const S eps = test::tol(S(64));
+    CHECK(near(m.n, V2<S>(S(0.514496), S(0.857493)), S(2e-6) + eps));
+    CHECK(m.points[0].separation == Approx(0.0083095).margin(S(1e-7) + eps));
+    CHECK(near(m.points[0].rA, V2<S>(S(2) + S(0.514496 * 0.00415475), S(0.5) + S(0.857493 * 0.00415475)),
+               S(1e-6) + eps));
+    CHECK(m.points[0].feature == make_feature(2, 0));
+}
+
 TEMPLATE_TEST_CASE("rounded boxes resting flat: separation less the radii, points midway between the rims",
                    "[collide2d]", test::F2, test::D2)
 {
@@ -424,6 +447,17 @@ TEMPLATE_TEST_CASE("rounded boxes resting flat: separation less the radii, point
     REQUIRE(right);
     CHECK(right->separation == Approx(-0.01).margin(eps));
     CHECK(near(right->rA, V2<S>(S(0.8), S(0.545)), eps));
+    // On a rounded box as wide, B moved 2 mm right and turned -1 mrad: its bottom right corner,
+    // (0.002, 1.09) + (0.5 c + 0.5 s, 0.5 s - 0.5 c) = (0.5015, 0.5895), sticks out past A's top
+    // right corner (0.5, 0.5), but that corner still lies under B's bottom edge, 0.0895015 from it
+    // (less than the corners' 0.0895126): a corner against a face, so the face contact stays, with
+    // both points.
+    auto same = impulse::make_box(S(0.5), S(0.5));
+    same.radius = S(0.05);
+    const auto rock = impulse::collide_polygons(same, pose<S>(0, 0), box,
+                                                pose<S>(S(0.002), S(1.09), impulse::Rot2<S>::from_angle(S(-0.001))));
+    CHECK(rock.count == 2);
+    CHECK(near(rock.n, V2<S>(0, 1), eps));
 }
 
 TEMPLATE_TEST_CASE("coincident boxes give a finite, repeatable manifold", "[collide2d]", test::F2, test::D2)

@@ -408,10 +408,11 @@ ClosestPair<S> closest_pair(const Vec<S, 2>& v1, const Vec<S, 2>& v2, const Vec<
 ///   s = n.(p - v1) - r_ref - r_inc,  x = p - n (r_inc + s/2)  (midway between the surfaces),
 /// kept when s <= speculative.
 ///
-/// One point from the closest pair of the two edges instead when the cores are apart (sep > tol)
-/// and each closest point lies beyond the other edge's end by more than tol (a vertex-vertex
-/// region: n = (b - a)/|b - a|, s = |b - a| - r_ref - r_inc), or when nothing of the incident edge
-/// lies between the side planes (n from the pair when it is more than tol apart).
+/// One point from the closest pair (a, b) of the two edges instead when the cores are apart
+/// (sep > tol), the pair are two corners (each beyond the other edge's end by more than tol) and
+/// |b - a| is below the clipped ends' least n.(p - v1) by more than tol (a vertex-vertex region:
+/// n = (b - a)/|b - a|, s = |b - a| - r_ref - r_inc); or when nothing of the incident edge lies
+/// between the side planes (n from the pair when it is more than tol apart).
 template <class S>
 EdgeContact<S> edge_contact(const Polygon<S>& ref, int i1, const Polygon<S>& inc, int j1, S sep, S tol,
                             S speculative) noexcept
@@ -443,11 +444,6 @@ EdgeContact<S> edge_contact(const Polygon<S>& ref, int i1, const Polygon<S>& inc
         return c;
     };
 
-    if (sep > tol) {
-        const ClosestPair<S> cp = closest_pair(v1, v2, w1, w2);
-        if (cp.beyond > tol) return one_point(cp);
-    }
-
     // Clip the incident edge to the reference edge's side planes.
     const Vec<S, 2> t(-c.n.y(), c.n.x());
     const S lower = t.dot(v1), upper = t.dot(v2);
@@ -463,9 +459,19 @@ EdgeContact<S> edge_contact(const Polygon<S>& ref, int i1, const Polygon<S>& inc
     if (!(u_lo <= u_hi)) return one_point(closest_pair(v1, v2, w1, w2));
 
     const Vec<S, 2> ends[2] = {w2 + u_lo * (w1 - w2), w2 + u_hi * (w1 - w2)};
+    const S core[2] = {c.n.dot(ends[0] - v1), c.n.dot(ends[1] - v1)};
+
+    // Cores apart and nearest at two corners: the clipped ends, measured along n, can overstate the
+    // gap (an incident edge leaning back over the reference edge from beyond its end). The corners'
+    // own line is the normal when their distance is smaller by more than tol.
+    if (sep > tol) {
+        const ClosestPair<S> cp = closest_pair(v1, v2, w1, w2);
+        if (cp.beyond > tol && (cp.b - cp.a).norm() < std::min(core[0], core[1]) - tol) return one_point(cp);
+    }
+
     const int ref_end[2] = {i1, i2}, inc_end[2] = {j2, j1};
     for (int k = 0; k < 2; ++k) {
-        const S s = c.n.dot(ends[k] - v1) - radii;
+        const S s = core[k] - radii;
         if (!(s <= speculative)) continue;
         c.x[c.count] = ends[k] - c.n * (inc.radius + s / S(2));
         c.separation[c.count] = s;
