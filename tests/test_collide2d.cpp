@@ -39,6 +39,20 @@ const impulse::ManifoldPoint<S, 2>* find(const impulse::Manifold<S, 2>& m, std::
     return nullptr;
 }
 
+/// Checks that `m` has a point with id `feature`, separation `s` and anchor rA = `rA`, each to
+/// within `eps`, and returns it.
+template <class S>
+const impulse::ManifoldPoint<S, 2>& check_point(const impulse::Manifold<S, 2>& m, std::uint32_t feature, double s,
+                                                const impulse::detail::same_t<V2<S>>& rA, S eps)
+{
+    INFO("feature 0x" << std::hex << feature);
+    const auto* p = find(m, feature);
+    REQUIRE(p);
+    CHECK(p->separation == Approx(s).margin(eps));
+    CHECK(near(p->rA, rA, eps));
+    return *p;
+}
+
 /// A rigid motion of the whole scene: x -> R x + T.
 template <class S>
 impulse::Pose<S, 2> moved(const impulse::Pose<S, 2>& p, const impulse::Rot2<S>& R, const V2<S>& T)
@@ -187,16 +201,10 @@ TEMPLATE_TEST_CASE("a unit box resting flat on a wide box: two points at its bot
         const auto m = impulse::collide_polygons(ground, moved(pa, R, T), box, moved(pb, R, T));
         REQUIRE(m.count == 2);
         CHECK(near(m.n, R.rotate(V2<S>(0, 1)), eps));
-        const auto* right = find(m, make_feature(2, 1));
-        const auto* left = find(m, make_feature(3, 0));
-        REQUIRE(right);
-        REQUIRE(left);
-        CHECK(right->separation == Approx(-0.01).margin(eps));
-        CHECK(left->separation == Approx(-0.01).margin(eps));
-        CHECK(near(right->rA, R.rotate(V2<S>(S(0.8), S(0.495))), eps));
-        CHECK(near(left->rA, R.rotate(V2<S>(S(-0.2), S(0.495))), eps));
-        CHECK(near(right->rB, R.rotate(V2<S>(S(0.5), S(-0.495))), eps));
-        CHECK(near(left->rB, R.rotate(V2<S>(S(-0.5), S(-0.495))), eps));
+        const auto& right = check_point(m, make_feature(2, 1), -0.01, R.rotate(V2<S>(S(0.8), S(0.495))), eps);
+        const auto& left = check_point(m, make_feature(3, 0), -0.01, R.rotate(V2<S>(S(-0.2), S(0.495))), eps);
+        CHECK(near(right.rB, R.rotate(V2<S>(S(0.5), S(-0.495))), eps));
+        CHECK(near(left.rB, R.rotate(V2<S>(S(-0.5), S(-0.495))), eps));
     }
     // The top box turned in its own frame by 90 or 180 degrees is the same square: same points and
     // separations, and B's ids name the corners that are now at the bottom. Turned +90: body corner
@@ -208,13 +216,8 @@ TEMPLATE_TEST_CASE("a unit box resting flat on a wide box: two points at its bot
         const auto m = impulse::collide_polygons(ground, pa, box, pose<S>(S(0.3), S(0.99), q));
         REQUIRE(m.count == 2);
         CHECK(near(m.n, V2<S>(0, 1), eps));
-        const auto* right = find(m, make_feature(2, br[k]));
-        const auto* left = find(m, make_feature(3, bl[k]));
-        REQUIRE(right);
-        REQUIRE(left);
-        CHECK(near(right->rA, V2<S>(S(0.8), S(0.495)), eps));
-        CHECK(near(left->rA, V2<S>(S(-0.2), S(0.495)), eps));
-        CHECK(right->separation == Approx(-0.01).margin(eps));
+        check_point(m, make_feature(2, br[k]), -0.01, V2<S>(S(0.8), S(0.495)), eps);
+        check_point(m, make_feature(3, bl[k]), -0.01, V2<S>(S(-0.2), S(0.495)), eps);
     }
 }
 
@@ -258,15 +261,9 @@ TEMPLATE_TEST_CASE("a deep overlap from the side clips the incident edge to the 
     REQUIRE(m.count == 2);
     const S eps = test::tol(S(16));
     CHECK(near(m.n, V2<S>(1, 0), eps));
-    const auto* low = find(m, make_feature(1, 0));
-    const auto* high = find(m, make_feature(2, 3));
-    REQUIRE(low);
-    REQUIRE(high);
-    CHECK(low->separation == Approx(-0.2).margin(eps));
-    CHECK(high->separation == Approx(-0.2).margin(eps));
-    CHECK(near(low->rA, V2<S>(S(1.9), S(-0.3)), eps));
-    CHECK(near(high->rA, V2<S>(S(1.9), S(0.5)), eps));
-    CHECK(near(high->rB, V2<S>(S(-0.4), S(0.3)), eps));
+    check_point(m, make_feature(1, 0), -0.2, V2<S>(S(1.9), S(-0.3)), eps);
+    const auto& high = check_point(m, make_feature(2, 3), -0.2, V2<S>(S(1.9), S(0.5)), eps);
+    CHECK(near(high.rB, V2<S>(S(-0.4), S(0.3)), eps));
 }
 
 TEMPLATE_TEST_CASE("edge on edge with partial overlap: the points bound the shared interval", "[collide2d]",
@@ -284,14 +281,8 @@ TEMPLATE_TEST_CASE("edge on edge with partial overlap: the points bound the shar
     REQUIRE(m.count == 2);
     const S eps = test::tol(S(16));
     CHECK(near(m.n, V2<S>(0, 1), eps));
-    const auto* cut = find(m, make_feature(2, 1));
-    const auto* kept = find(m, make_feature(3, 0));
-    REQUIRE(cut);
-    REQUIRE(kept);
-    CHECK(near(cut->rA, V2<S>(S(0.5), S(0.495)), eps));
-    CHECK(near(kept->rA, V2<S>(S(0.2), S(0.495)), eps));
-    CHECK(cut->separation == Approx(-0.01).margin(eps));
-    CHECK(kept->separation == Approx(-0.01).margin(eps));
+    check_point(m, make_feature(2, 1), -0.01, V2<S>(S(0.5), S(0.495)), eps);  // cut back
+    check_point(m, make_feature(3, 0), -0.01, V2<S>(S(0.2), S(0.495)), eps);  // kept
 }
 
 TEMPLATE_TEST_CASE("polygons read in either order give the same contact, flipped", "[collide2d]", test::F2,
@@ -443,10 +434,8 @@ TEMPLATE_TEST_CASE("rounded boxes resting flat: separation less the radii, point
     REQUIRE(m.count == 2);
     const S eps = test::tol(S(16));
     CHECK(near(m.n, V2<S>(0, 1), eps));
-    const auto* right = find(m, make_feature(2, 1));
-    REQUIRE(right);
-    CHECK(right->separation == Approx(-0.01).margin(eps));
-    CHECK(near(right->rA, V2<S>(S(0.8), S(0.545)), eps));
+    check_point(m, make_feature(2, 1), -0.01, V2<S>(S(0.8), S(0.545)), eps);
+    check_point(m, make_feature(3, 0), -0.01, V2<S>(S(-0.2), S(0.545)), eps);
     // On a rounded box as wide, B moved 2 mm right and turned -1 mrad: its bottom right corner,
     // (0.002, 1.09) + (0.5 c + 0.5 s, 0.5 s - 0.5 c) = (0.5015, 0.5895), sticks out past A's top
     // right corner (0.5, 0.5), but that corner still lies under B's bottom edge, 0.0895015 from it
@@ -471,13 +460,9 @@ TEMPLATE_TEST_CASE("coincident boxes give a finite, repeatable manifold", "[coll
     const auto m = impulse::collide_polygons(box, pa, box, pa);
     REQUIRE(m.count == 2);
     CHECK(near(m.n, pa.rotate(V2<S>(0, -1)), test::tol(S(4))));
-    const auto* p0 = find(m, make_feature(0, 3));
-    const auto* p1 = find(m, make_feature(1, 2));
-    REQUIRE(p0);
-    REQUIRE(p1);
-    CHECK(p0->separation == Approx(-1).margin(test::tol(S(8))));
-    CHECK(near(p0->rA, pa.rotate(V2<S>(S(-0.5), 0)), test::tol(S(8))));
-    CHECK(near(p1->rB, pa.rotate(V2<S>(S(0.5), 0)), test::tol(S(8))));
+    check_point(m, make_feature(0, 3), -1, pa.rotate(V2<S>(S(-0.5), 0)), test::tol(S(8)));
+    const auto& p1 = check_point(m, make_feature(1, 2), -1, pa.rotate(V2<S>(S(0.5), 0)), test::tol(S(8)));
+    CHECK(near(p1.rB, pa.rotate(V2<S>(S(0.5), 0)), test::tol(S(8))));
     const auto again = impulse::collide_polygons(box, pa, box, pa);
     CHECK(again.points[0].rA == m.points[0].rA);
     CHECK(again.points[1].feature == m.points[1].feature);

@@ -85,12 +85,36 @@ inline constexpr S face_tolerance = S(1e-3);
 /// Index of the vertex after i.
 inline int next_vertex(int i, int count) noexcept { return i + 1 < count ? i + 1 : 0; }
 
+/// Area moments of a polygon (3 or more vertices) from a fan of triangles (v0, v0 + e1, v0 + e2)
+/// over its edges, each of area a = cross(e1, e2)/2:
+///   area = sum a,  first = sum a (e1 + e2)/3,  second = sum a (e1.e1 + e1.e2 + e2.e2)/6
+/// (first and second about v0: the centroid is v0 + first/area, the polar moment about v0 second).
+template <class S>
+struct Fan {
+    S area{0};                            ///< sum of the triangles' areas
+    Vec<S, 2> first = Vec<S, 2>::Zero();  ///< first moment about v0
+    S second{0};                          ///< polar second moment about v0
+};
+template <class S>
+Fan<S> fan(const Polygon<S>& p) noexcept
+{
+    Fan<S> f;
+    const Vec<S, 2> o = p.vertices[0];
+    for (int i = 1; i + 1 < p.count; ++i) {
+        const Vec<S, 2> e1 = p.vertices[i] - o, e2 = p.vertices[i + 1] - o;
+        const S a = cross(e1, e2) / S(2);
+        f.area += a;
+        f.first += a * (e1 + e2) / S(3);
+        f.second += a * (e1.dot(e1) + e1.dot(e2) + e2.dot(e2)) / S(6);
+    }
+    return f;
+}
+
 /// Fills in the normals and the centroid of a polygon whose `count` vertices are set.
 ///   normal_i = (e.y, -e.x) / |e|,  e = v_{i+1} - v_i
 /// A zero-length edge (only a segment of two coincident points can have one) gets -y for its
-/// normal, so the result stays finite. Centroid: the area-weighted centres of a fan of triangles
-/// from vertex 0, c = v0 + sum a_k (e1 + e2)/3 / sum a_k (a_k = cross(e1, e2)/2); the midpoint for
-/// a segment.
+/// normal, so the result stays finite. Centroid: v0 + first/area of the fan; the midpoint for a
+/// segment.
 template <class S>
 void finish_polygon(Polygon<S>& p) noexcept
 {
@@ -105,16 +129,8 @@ void finish_polygon(Polygon<S>& p) noexcept
         p.centroid = (p.vertices[0] + p.vertices[p.count - 1]) / S(2);
         return;
     }
-    const Vec<S, 2> o = p.vertices[0];
-    S area{0};
-    Vec<S, 2> c = Vec<S, 2>::Zero();
-    for (int i = 1; i + 1 < p.count; ++i) {
-        const Vec<S, 2> e1 = p.vertices[i] - o, e2 = p.vertices[i + 1] - o;
-        const S a = cross(e1, e2) / S(2);
-        area += a;
-        c += a * (e1 + e2) / S(3);
-    }
-    p.centroid = area > S(0) ? Vec<S, 2>(o + c / area) : o;
+    const Fan<S> f = fan(p);
+    p.centroid = f.area > S(0) ? Vec<S, 2>(p.vertices[0] + f.first / f.area) : p.vertices[0];
 }
 
 /// The shape's reach from its centroid: max |v - centroid| + radius.
@@ -286,24 +302,13 @@ PolygonMass<S> mass_properties(const Polygon<S>& p, detail::same_t<S> density) n
         out.inertia = m_rect * (L * L + S(4) * r * r) / S(12) + m_disc * (r * r / S(2) + h * h + S(2) * h * lc);
         return out;
     }
-    const Vec<S, 2> o = p.vertices[0];
-    S area{0}, second{0};
-    Vec<S, 2> c = Vec<S, 2>::Zero();
-    for (int i = 1; i + 1 < p.count; ++i) {
-        const Vec<S, 2> e1 = p.vertices[i] - o, e2 = p.vertices[i + 1] - o;
-        const S a = cross(e1, e2) / S(2);
-        area += a;
-        c += a * (e1 + e2) / S(3);
-        second += a * (e1.dot(e1) + e1.dot(e2) + e2.dot(e2)) / S(6);
-    }
-    if (!(area > S(0))) {
-        out.centroid = o;
-        return out;
-    }
-    c /= area;
-    out.mass = density * area;
-    out.centroid = o + c;
-    out.inertia = density * second - out.mass * c.squaredNorm();
+    const detail::Fan<S> f = detail::fan(p);
+    out.centroid = p.vertices[0];
+    if (!(f.area > S(0))) return out;
+    const Vec<S, 2> c = f.first / f.area;  // centroid - v0
+    out.mass = density * f.area;
+    out.centroid += c;
+    out.inertia = density * f.second - out.mass * c.squaredNorm();
     return out;
 }
 
