@@ -2,6 +2,7 @@
 // IMPULSE_ASSERT can be routed into an engine's own handler, and the contract checks fire on the
 // violations they name. Built as its own executable: it defines IMPULSE_ASSERT differently from
 // the other test files, and one program must not see two definitions of the same inline function.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -75,4 +76,50 @@ TEST_CASE("contract violations reach the overridden handler", "[assert]")
     hook::fired.clear();
     impulse::collide_spheres(impulse::Vec2d(0, 0), -1.0, impulse::Vec2d(1, 0), 1.0);  // negative radius
     CHECK(fired_with("radi"));
+}
+
+TEST_CASE("a hull of points on one line is a contract violation, and without asserts a finite segment",
+          "[assert]")
+{
+    using V = impulse::Vec2d;
+    hook::fired.clear();
+    const V square[4] = {V(0, 0), V(1, 0), V(1, 1), V(0, 1)};
+    impulse::make_polygon(square, 4);
+    CHECK(hook::fired.empty());
+
+    // Three points on the x axis: the hull has 2 points; the handler returns, and the result is the
+    // segment between the extremes (0, 0) and (2, 0).
+    const V line[3] = {V(0, 0), V(2, 0), V(1, 0)};
+    const auto seg = impulse::make_polygon(line, 3);
+    CHECK(fired_with("not on one line"));
+    REQUIRE(seg.count == 2);
+    CHECK(seg.vertices[0] == V(0, 0));
+    CHECK(seg.vertices[1] == V(2, 0));
+
+    // All points coincident: a segment of length 0, whose normals fall back to -y and +y.
+    hook::fired.clear();
+    const V same[2] = {V(1, 1), V(1, 1)};
+    const auto dot = impulse::make_polygon(same, 2);
+    CHECK(fired_with("not on one line"));
+    REQUIRE(dot.count == 2);
+    CHECK(dot.normals[0] == V(0, -1));
+    CHECK(dot.normals[1] == V(0, 1));
+
+    // Either of them against a box, anywhere near it: finite manifolds.
+    const auto box = impulse::make_box(0.5, 0.5);
+    for (const auto* shape : {&seg, &dot}) {
+        for (int i = 0; i < 25; ++i) {
+            impulse::Pose<double, 2> pa, pb;
+            pb.p = V(-2 + (i % 5), -2 + (i / 5));
+            for (const auto& m : {impulse::collide_polygons(box, pa, *shape, pb),
+                                  impulse::collide_polygons(*shape, pb, box, pa)}) {
+                CHECK(std::isfinite(m.n.x()));
+                CHECK(std::isfinite(m.n.y()));
+                for (int k = 0; k < m.count; ++k) {
+                    CHECK(std::isfinite(m.points[k].separation));
+                    CHECK(std::isfinite(m.points[k].rA.norm()));
+                }
+            }
+        }
+    }
 }

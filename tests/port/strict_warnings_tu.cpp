@@ -183,6 +183,31 @@ S rigid_3d() noexcept
 }
 
 template <class S>
+S collide_2d() noexcept
+{
+    using V = impulse::Vec<S, 2>;
+    // collide2d.hpp
+    const V pts[4] = {V(S(0), S(0)), V(S(1), S(0)), V(S(1), S(1)), V(S(0), S(1))};
+    const impulse::Polygon<S> hull = impulse::make_polygon(pts, 4);
+    const impulse::Polygon<S> rounded = impulse::make_polygon(pts, 4, 0.125);
+    const impulse::Polygon<S> box = impulse::make_box(S(0.5), S(0.25));
+    const impulse::Polygon<S> off = impulse::make_offset_box(S(0.5), S(0.25), V(S(1), S(0)), 0.5);
+    const impulse::Polygon<S> cap = impulse::make_capsule(V(S(0), S(0)), V(S(1), S(0)), 0.25);
+    const impulse::PolygonMass<S> mass = impulse::mass_properties(box, 2.0);
+    impulse::Pose<S, 2> pa, pb;
+    pb.p = V(S(0.25), S(0.5));
+    impulse::Circle<S> ball;
+    ball.radius = S(0.5);
+    const impulse::Plane<S, 2> floor;
+    const impulse::Manifold<S, 2> m1 = impulse::collide_polygons(hull, pa, off, pb);
+    const impulse::Manifold<S, 2> m2 = impulse::collide_polygons(rounded, pa, cap, pb, 0.015625);
+    const impulse::Manifold<S, 2> m3 = impulse::collide_polygon_circle(box, pa, ball, pb);
+    const impulse::Manifold<S, 2> m4 = impulse::collide_plane_polygon(floor, pa, box, pb, S(0.01));
+    return mass.mass + mass.inertia + mass.centroid.sum() + S(m1.count + m2.count + m3.count + m4.count) +
+           m1.n.sum() + hull.radius + S(cap.count);
+}
+
+template <class S>
 S tangent_2d() noexcept
 {
     return impulse::tangent(impulse::Vec<S, 2>(S(0), S(1))).sum();
@@ -194,7 +219,7 @@ S tangent_2d() noexcept
 double impulse_strict_warnings_check() noexcept
 {
     return double(use_everything<float, 2>() + use_everything<float, 3>() + tangent_2d<float>() +
-                  rigid_2d<float>() + rigid_3d<float>()) +
+                  rigid_2d<float>() + rigid_3d<float>() + collide_2d<float>()) +
            use_everything<double, 2>() + use_everything<double, 3>() + tangent_2d<double>() + rigid_2d<double>() +
-           rigid_3d<double>();
+           rigid_3d<double>() + collide_2d<double>();
 }
