@@ -293,9 +293,12 @@ TEST_CASE("a number outside double's range is an error, not a rounded one", "[cl
 {
     check_error(head2d + "0,0,0,0,-2,1,1e999,1\n",
                 "2: column 'nx': expected a number within the range of double, got \"1e999\"", out2d);
-    // 1e-999 would silently become 0.
+    // 1e-999 would silently become 0: refused as underflowing (like every nonzero number below
+    // double's smallest normal number, see below).
     check_error(head2d + "0,0,0,0,-2,1,1e-999,1\n",
-                "2: column 'nx': expected a number within the range of double, got \"1e-999\"", out2d);
+                "2: column 'nx': the number underflows double (a nonzero magnitude below "
+                "2.2250738585072014e-308 keeps fewer digits, or none), got \"1e-999\"",
+                out2d);
 }
 
 TEST_CASE("a wrong field count is an error", "[cli][error]")
@@ -1209,5 +1212,41 @@ TEST_CASE("rigid output read back is bit for bit what impulse computes for the s
             rigid_round_trip<2>(seed++, solve, 100);
             rigid_round_trip<3>(seed++, solve, 100);
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Underflow
+
+namespace {
+std::string quoted_text(const std::string& s) { return '"' + s + '"'; }
+}  // namespace
+
+TEST_CASE("a nonzero number below double's smallest normal number is refused: it underflows",
+          "[cli][numbers]")
+{
+    // Below 2.2250738585072014e-308 a double keeps fewer digits (1e-320 reads as 9.99989e-321)
+    // or none (1e-400 would read as 0): refused alike, whether from_chars rounds or gives up.
+    const std::string head = "vax,vay,wa,vbx,vby,wb,nx,ny,e\n";
+    const std::string underflows =
+        "2: column 'e': the number underflows double (a nonzero magnitude below "
+        "2.2250738585072014e-308 keeps fewer digits, or none), got ";
+    for (const char* tiny : {"1e-400", "1e-320", "4e-324", "2e-324", "1e-308", "2.225073858507201e-308",
+                             "0.0000000001e-300", "1e-99999999999999999999"}) {
+        CAPTURE(tiny);
+        check_error(head + "0,0,0,0,-2,1,0,1," + tiny + "\n", underflows + quoted_text(tiny), out2d);
+    }
+    check_error(head2d + "0,0,0,0,-2,1,-1e-400,1\n",
+                "2: column 'nx': the number underflows double (a nonzero magnitude below "
+                "2.2250738585072014e-308 keeps fewer digits, or none), got \"-1e-400\"",
+                out2d);
+    // Double's smallest normal number and zeros written with tiny exponents are read: with
+    // e = 2.2250738585072014e-308, jn = (1 + e) * 2 / 1 = 2 (1 + e rounds to 1), as with e = 0.
+    for (const char* fine : {"2.2250738585072014e-308", "0e-999", "-0.0e-400"}) {
+        CAPTURE(fine);
+        const Ran r = run_csv(head + "0,0,0,0,-2,1,0,1," + fine + "\n");
+        CHECK(r.status == 0);
+        CHECK(r.err.empty());
+        CHECK(r.out == out2d + "2,0,0,0,0,0,0,sticking\n");
     }
 }

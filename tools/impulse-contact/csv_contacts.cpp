@@ -19,6 +19,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
@@ -282,8 +283,39 @@ void put_number(std::string& out, double x)
     out.append(buf, r.ptr);
 }
 
+/// Whether a decimal that std::from_chars found out of double's range is tiny (it underflows)
+/// rather than huge (it overflows): whether its value, d.ddd * 10^p, has p < 0. `t` is the whole
+/// number: an optional '-', digits with an optional '.', an optional exponent.
+bool underflows(std::string_view t)
+{
+    std::size_t i = !t.empty() && t[0] == '-' ? 1 : 0;
+    // p = (digits before the '.') - 1 - (zeros before the first nonzero digit) + exponent.
+    long long before = 0, zeros = 0;
+    bool nonzero = false, point = false;
+    for (; i < t.size() && t[i] != 'e' && t[i] != 'E'; ++i) {
+        if (t[i] == '.') {
+            point = true;
+            continue;
+        }
+        if (!point) ++before;
+        if (t[i] != '0') nonzero = true;
+        if (!nonzero) ++zeros;
+    }
+    long long exponent = 0;
+    if (i < t.size()) {
+        ++i;  // the 'e'
+        const bool negative = i < t.size() && t[i] == '-';
+        if (i < t.size() && (t[i] == '-' || t[i] == '+')) ++i;
+        for (; i < t.size() && exponent < 1000000000000000; ++i) exponent = 10 * exponent + (t[i] - '0');
+        if (negative) exponent = -exponent;
+    }
+    return before - 1 - zeros + exponent < 0;
+}
+
 /// Reads one field as a finite double and checks it against its column's rule. The whole field
-/// must be the number; a leading '+' is accepted.
+/// must be the number; a leading '+' is accepted. A nonzero number below double's smallest
+/// normal number (2.2250738585072014e-308) in magnitude is refused as underflowing: double
+/// holds it with fewer significant digits, or as 0, so its value would change unseen.
 double parse_value(std::string_view field, Slot s)
 {
     std::string_view t = field;
@@ -296,8 +328,13 @@ double parse_value(std::string_view field, Slot s)
     const auto r = std::from_chars(t.data(), end, x);
     if (t.empty() || r.ec == std::errc::invalid_argument || r.ptr != end)
         throw BadInput(column_label(s) + ": expected a number, got " + quoted(field));
-    if (r.ec == std::errc::result_out_of_range)
+    const bool out_of_range = r.ec == std::errc::result_out_of_range;
+    if (out_of_range && !underflows(t))
         throw BadInput(column_label(s) + ": expected a number within the range of double, got " +
+                       quoted(field));
+    if (out_of_range || (x != 0 && std::fabs(x) < std::numeric_limits<double>::min()))
+        throw BadInput(column_label(s) + ": the number underflows double (a nonzero magnitude below "
+                                         "2.2250738585072014e-308 keeps fewer digits, or none), got " +
                        quoted(field));
     if (!std::isfinite(x))
         throw BadInput(column_label(s) + ": expected a finite number, got " + quoted(field));
@@ -795,10 +832,13 @@ INPUT
   tensor computed as R diag(1/I) R^T in double and printed with 12 or more significant digits).
 
   Numbers are decimals as C++'s std::from_chars reads them (1, -0.5, 2.5e-3), optionally with a
-  leading '+'; NaN and infinities are rejected. So that nothing overflows double, velocities,
-  angular velocities, inverse masses and inverse inertias must lie within +-1e150, offsets within
-  +-1e50, and impulses, |rv| / (wA + wB), below 1e150 (rv is the relative velocity of the contact
-  point: vB - vA for point masses).
+  leading '+'. NaN, infinities and numbers beyond double's range are rejected, and so are
+  nonzero numbers smaller in magnitude than 2.2250738585072014e-308, double's smallest normal
+  number: they underflow (double keeps fewer of their digits, or none; write 0 for zero), so
+  every number read is within double's relative precision, 2^-53, of what was written. So that
+  nothing overflows double, velocities, angular velocities, inverse masses and inverse
+  inertias must lie within +-1e150, offsets within +-1e50, and impulses, |rv| / (wA + wB),
+  below 1e150 (rv is the relative velocity of the contact point: vB - vA for point masses).
 
 OUTPUT
   2D  jn,jtx,jty,vax,vay,vbx,vby,regime
