@@ -5,6 +5,7 @@
 // and round trips compare the printed numbers bit for bit with impulse::resolve (point masses and
 // rigid bodies) and impulse::resolve_coupled called directly.
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -15,6 +16,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <sys/resource.h>
 
 #include <Eigen/Geometry>
 
@@ -293,9 +296,12 @@ TEST_CASE("a number outside double's range is an error, not a rounded one", "[cl
 {
     check_error(head2d + "0,0,0,0,-2,1,1e999,1\n",
                 "2: column 'nx': expected a number within the range of double, got \"1e999\"", out2d);
-    // 1e-999 would silently become 0.
+    // 1e-999 would silently become 0: refused as underflowing (like every nonzero number below
+    // double's smallest normal number, see below).
     check_error(head2d + "0,0,0,0,-2,1,1e-999,1\n",
-                "2: column 'nx': expected a number within the range of double, got \"1e-999\"", out2d);
+                "2: column 'nx': the number underflows double (a nonzero magnitude below "
+                "2.2250738585072014e-308 keeps fewer digits, or none), got \"1e-999\"",
+                out2d);
 }
 
 TEST_CASE("a wrong field count is an error", "[cli][error]")
@@ -1209,5 +1215,324 @@ TEST_CASE("rigid output read back is bit for bit what impulse computes for the s
             rigid_round_trip<2>(seed++, solve, 100);
             rigid_round_trip<3>(seed++, solve, 100);
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The edges: write errors, long lines, a byte-order mark, file names
+
+namespace {
+
+/// An output that takes `room` bytes, then fails every write with errno `code`: ENOSPC is a full
+/// disk (/dev/full), EPIPE a reader that went away. Buffered, it gathers writes in a buffer of
+/// 4 KiB first, as a file does, and fails when the buffer is full or flushed.
+class FailingOutput : public std::streambuf {
+public:
+    FailingOutput(std::size_t room, int code, bool buffered) : room_(room), code_(code)
+    {
+        if (buffered) setp(buffer_, buffer_ + sizeof buffer_);
+    }
+
+protected:
+    int_type overflow(int_type c) override
+    {
+        if (!drain()) return traits_type::eof();
+        if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+        if (pbase()) return sputc(traits_type::to_char_type(c));  // room again after the drain
+        if (taken_ == room_) {
+            errno = code_;
+            return traits_type::eof();
+        }
+        ++taken_;
+        return c;
+    }
+    int sync() override { return drain() ? 0 : -1; }
+
+private:
+    /// Hands the gathered bytes to the device.
+    bool drain()
+    {
+        const std::size_t n = static_cast<std::size_t>(pptr() - pbase());
+        if (n == 0) return true;
+        if (room_ - taken_ < n) {
+            errno = code_;
+            return false;
+        }
+        taken_ += n;
+        setp(buffer_, buffer_ + sizeof buffer_);
+        return true;
+    }
+
+    std::size_t room_, taken_ = 0;
+    int code_;
+    char buffer_[4096];
+};
+
+/// Input made while it is read: `head`, then `unit` `times` times, then `tail`. It holds one
+/// chunk of `chunk` bytes at a time, so it can be far longer than the memory it takes;
+/// served() is how many bytes it has handed out.
+class Generated : public std::streambuf {
+public:
+    static constexpr std::size_t chunk = 4096;
+
+    Generated(std::string head, std::string unit, std::uint64_t times, std::string tail = "")
+        : head_(std::move(head)), unit_(std::move(unit)), tail_(std::move(tail)), times_(times)
+    {
+    }
+    std::uint64_t served() const { return served_; }
+
+protected:
+    int_type underflow() override
+    {
+        std::size_t n = 0;
+        while (n < chunk && next(buffer_[n])) ++n;
+        if (n == 0) return traits_type::eof();
+        served_ += n;
+        setg(buffer_, buffer_, buffer_ + n);
+        return traits_type::to_int_type(buffer_[0]);
+    }
+
+private:
+    bool next(char& c)
+    {
+        if (part_ == 0) {
+            if (at_ < head_.size()) return c = head_[at_++], true;
+            part_ = 1, at_ = 0;
+        }
+        if (part_ == 1) {
+            if (done_ < times_ && !unit_.empty()) {
+                c = unit_[at_++];
+                if (at_ == unit_.size()) at_ = 0, ++done_;
+                return true;
+            }
+            part_ = 2, at_ = 0;
+        }
+        if (at_ < tail_.size()) return c = tail_[at_++], true;
+        return false;
+    }
+
+    std::string head_, unit_, tail_;
+    std::uint64_t times_, done_ = 0, served_ = 0;
+    std::size_t at_ = 0;
+    int part_ = 0;
+    char buffer_[chunk];
+};
+
+/// Runs the whole command line with its output going to `sink` (so not captured).
+Ran run_cli_to(std::streambuf& sink, const std::vector<std::string>& args, std::istream& in)
+{
+    std::ostream out(&sink);
+    std::ostringstream err;
+    const int status = impulse_contact::cli(args, in, out, err);
+    return {status, "", err.str()};
+}
+
+const std::string full_disk = "impulse-contact: cannot write the output: No space left on device\n";
+const std::string crate = "vax,vay,wa,vbx,vby,wb,nx,ny,mu,jn\n0,0,0,3,0,0.5,0,1,0.5,4\n";
+
+/// The peak resident memory of this process so far, in KiB (Linux: getrusage's ru_maxrss).
+long peak_rss_kib()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss;
+}
+
+}  // namespace
+
+TEST_CASE("help and version written to a full disk exit 2 with a write error", "[cli][options][write]")
+{
+    for (const char* option : {"--help", "-h", "--version"}) {
+        CAPTURE(option);
+        FailingOutput full(0, ENOSPC, true);
+        std::istringstream in;
+        const Ran r = run_cli_to(full, {option}, in);
+        CHECK(r.status == 2);
+        CHECK(r.err == full_disk);
+    }
+}
+
+TEST_CASE("results written to a full disk exit 2 with a write error", "[cli][write]")
+{
+    FailingOutput full(0, ENOSPC, true);
+    std::istringstream in(crate);
+    const Ran r = run_cli_to(full, {}, in);
+    CHECK(r.status == 2);
+    CHECK(r.err == full_disk);
+}
+
+TEST_CASE("a bad line with a full disk reports the bad line and the write error", "[cli][write]")
+{
+    FailingOutput full(0, ENOSPC, true);
+    std::istringstream in(head2d + "0,0,0,0,-2,1,0,1\n0,0,0,0,-2,1,0,abc\n");
+    const Ran r = run_cli_to(full, {}, in);
+    CHECK(r.status == 2);
+    CHECK(r.err == "impulse-contact: <stdin>:3: column 'ny': expected a number, got \"abc\"\n" + full_disk);
+}
+
+TEST_CASE("a closed output stops the run at its first failed write, not at the end of the input",
+          "[cli][write]")
+{
+    // 100,000 contacts (1.7 MB); the output takes 100 bytes, then fails as a pipe whose reader
+    // left: the header (34 bytes) and two results (23 each) fit, the third result does not. The
+    // reader must not have asked for more than its first chunk of input.
+    Generated input(head2d, "0,0,0,0,-2,1,0,1\n", 100000);
+    std::istream in(&input);
+    FailingOutput closed(100, EPIPE, false);
+    const Ran r = run_cli_to(closed, {}, in);
+    CHECK(r.status == 2);
+    CHECK(r.err == "impulse-contact: cannot write the output: Broken pipe\n");
+    CHECK(input.served() <= Generated::chunk);
+}
+
+TEST_CASE("a 10 MB line of commas is refused at the line limit, reading no more of it", "[cli][limits]")
+{
+    // The header has 10 columns; the line 10,485,761 empty fields. It is refused once 65536 bytes
+    // of it are read: the rest is never asked for, and memory grows by about the limit, not by
+    // the line (before: 284 MB for the fields).
+    const std::string head = "vax,vay,wa,vbx,vby,wb,nx,ny,e,mu\n";
+    Generated input(head, ",", 10485760, "\n");
+    std::istream in(&input);
+    std::ostringstream out, err;
+    const long before = peak_rss_kib();
+    const int status = impulse_contact::run(in, "contacts.csv", out, err);
+    const long grown = peak_rss_kib() - before;
+    CHECK(status == 2);
+    CHECK(out.str() == out2d);
+    CHECK(err.str() == "impulse-contact: contacts.csv:2: the line is longer than 65536 bytes, the limit "
+                       "for a line that is not a comment\n");
+    CHECK(input.served() <= head.size() + 65536 + 2 * Generated::chunk);
+    CAPTURE(grown);
+#if defined(__linux__)
+    CHECK(grown < 2048);  // KiB; the line alone would be 10240
+#endif
+}
+
+TEST_CASE("a comment line may be longer than the line limit", "[cli][limits]")
+{
+    // 10 MB of comment before the header: skipped without being kept.
+    Generated input("# ", "comment ", 1310720, "\n" + head2d + "0,0,0,0,-2,1,0,1\n");
+    std::istream in(&input);
+    std::ostringstream out, err;
+    const int status = impulse_contact::run(in, "contacts.csv", out, err);
+    CHECK(status == 0);
+    CHECK(err.str().empty());
+    CHECK(out.str() == out2d + "2,0,0,0,0,0,0,sticking\n");
+}
+
+TEST_CASE("a line of exactly the line limit is read, one byte more is refused", "[cli][limits]")
+{
+    // With a limit of 40 bytes: the contact "0,0,0,0,-2,1,0,1" (16 bytes) padded with spaces,
+    // which the last field's trimming drops. The header (28 bytes) fits.
+    impulse_contact::Options options;
+    options.max_line = 40;
+    auto run_with = [&](const std::string& csv) {
+        std::istringstream in(csv);
+        std::ostringstream out, err;
+        const int status = impulse_contact::run(in, "contacts.csv", out, err, options);
+        return Ran{status, out.str(), err.str()};
+    };
+    const std::string contact = "0,0,0,0,-2,1,0,1";
+    const std::string result = out2d + "2,0,0,0,0,0,0,sticking\n";
+    for (const char* end : {"\n", ""}) {  // with a line end, and as the input's last bytes
+        const Ran r = run_with(head2d + contact + std::string(24, ' ') + end);
+        CHECK(r.status == 0);
+        CHECK(r.out == result);
+    }
+    Ran r = run_with(head2d + contact + std::string(25, ' ') + "\n" + contact + "\n");
+    CHECK(r.status == 2);
+    CHECK(r.out == out2d);
+    CHECK(r.err == "impulse-contact: contacts.csv:2: the line is longer than 40 bytes, the limit for a line "
+                   "that is not a comment\n");
+    // A CR before the line end is a byte of the line.
+    r = run_with(head2d + contact + std::string(24, ' ') + "\r\n");
+    CHECK(r.status == 2);
+    // A comment of any length is skipped, before the header and after it.
+    r = run_with("  # " + std::string(100, 'c') + "\n" + head2d + "#" + std::string(100, 'c') + "\n" + contact);
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out == result);
+}
+
+TEST_CASE("a line of many more fields than the header gives their exact count", "[cli][limits]")
+{
+    // Only the header's 8 fields are kept; the rest are counted: 60,000 commas, 60,001 fields.
+    check_error(head2d + std::string(60000, ',') + "\n", "2: expected 8 fields, got 60001", out2d);
+}
+
+TEST_CASE("a header naming every column and one more stops at the duplicate", "[cli][header]")
+{
+    // 46 columns; the 47th name must repeat one of them (the reader keeps 47 names of a header).
+    const std::string all = "vax,vay,vaz,wa,vbx,vby,vbz,wb,nx,ny,nz,e,mu,mua,mub,mus,muk,jn,oma,omb,omax,omay,"
+                            "omaz,ombx,omby,ombz,ia,ib,iaxx,iayy,iazz,iaxy,iaxz,iayz,ibxx,ibyy,ibzz,ibxy,ibxz,"
+                            "ibyz,rax,ray,raz,rbx,rby,rbz";
+    CHECK(std::count(all.begin(), all.end(), ',') == 45);
+    check_error(all + ",wb,nx\n", "1: column 'wb': duplicate column (also field 8)", "");
+}
+
+TEST_CASE("a UTF-8 byte-order mark at the start of the input is skipped", "[cli][header]")
+{
+    // B (w 1) at (0, -2) onto a static floor, n = (0, 1), e = 0: jn = 2 stops it, nothing slides.
+    const std::string bom = "\xEF\xBB\xBF";
+    const std::string result = out2d + "2,0,0,0,0,0,0,sticking\n";
+    Ran r = run_csv(bom + head2d + "0,0,0,0,-2,1,0,1\n");
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out == result);
+    r = run_csv(bom + "# exported\n" + head2d + "0,0,0,0,-2,1,0,1\n");
+    CHECK(r.status == 0);
+    CHECK(r.out == result);
+    // Only at the start of the input: elsewhere its bytes are part of the column name.
+    check_error("# exported\n" + bom + head2d,
+                "2: column '\\xef\\xbb\\xbfvax': unknown column (--help lists the columns)", "");
+}
+
+TEST_CASE("file names are escaped in messages like option arguments", "[cli][options]")
+{
+    Ran r = run_cli({"a\nb.csv"});
+    CHECK(r.status == 2);
+    CHECK(r.err == "impulse-contact: a\\x0ab.csv: cannot open: No such file or directory\n");
+    r = run_csv(head2d + "0,0,0,0,-2,1,0,x\n", "x\ny's.csv");
+    CHECK(r.status == 2);
+    CHECK(r.err == "impulse-contact: x\\x0ay\\'s.csv:2: column 'ny': expected a number, got \"x\"\n");
+    // Shown whole, however long (option arguments and field values are cut at 40 bytes).
+    const std::string name = "/nonexistent/" + std::string(60, 'd') + ".csv";
+    r = run_cli({name});
+    CHECK(r.err == "impulse-contact: " + name + ": cannot open: No such file or directory\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Underflow
+
+namespace {
+std::string quoted_text(const std::string& s) { return '"' + s + '"'; }
+}  // namespace
+
+TEST_CASE("a nonzero number below double's smallest normal number is refused: it underflows",
+          "[cli][numbers]")
+{
+    // Below 2.2250738585072014e-308 a double keeps fewer digits (1e-320 reads as 9.99989e-321)
+    // or none (1e-400 would read as 0): refused alike, whether from_chars rounds or gives up.
+    const std::string head = "vax,vay,wa,vbx,vby,wb,nx,ny,e\n";
+    const std::string underflows =
+        "2: column 'e': the number underflows double (a nonzero magnitude below "
+        "2.2250738585072014e-308 keeps fewer digits, or none), got ";
+    for (const char* tiny : {"1e-400", "1e-320", "4e-324", "2e-324", "1e-308", "2.225073858507201e-308",
+                             "0.0000000001e-300", "1e-99999999999999999999"}) {
+        CAPTURE(tiny);
+        check_error(head + "0,0,0,0,-2,1,0,1," + tiny + "\n", underflows + quoted_text(tiny), out2d);
+    }
+    check_error(head2d + "0,0,0,0,-2,1,-1e-400,1\n",
+                "2: column 'nx': the number underflows double (a nonzero magnitude below "
+                "2.2250738585072014e-308 keeps fewer digits, or none), got \"-1e-400\"",
+                out2d);
+    // Double's smallest normal number and zeros written with tiny exponents are read: with
+    // e = 2.2250738585072014e-308, jn = (1 + e) * 2 / 1 = 2 (1 + e rounds to 1), as with e = 0.
+    for (const char* fine : {"2.2250738585072014e-308", "0e-999", "-0.0e-400"}) {
+        CAPTURE(fine);
+        const Ran r = run_csv(head + "0,0,0,0,-2,1,0,1," + fine + "\n");
+        CHECK(r.status == 0);
+        CHECK(r.err.empty());
+        CHECK(r.out == out2d + "2,0,0,0,0,0,0,sticking\n");
     }
 }

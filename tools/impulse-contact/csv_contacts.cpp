@@ -19,6 +19,8 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
@@ -203,21 +205,27 @@ std::string_view trim(std::string_view s)
     return s;
 }
 
-std::vector<std::string_view> split(std::string_view line)
+/// Splits a line at its commas into `fields`, each trimmed, keeping the first `keep` and only
+/// counting the rest; returns how many fields the line has. So a line of many commas takes no
+/// more memory than one of `keep` fields.
+std::size_t split(std::string_view line, std::size_t keep, std::vector<std::string_view>& fields)
 {
-    std::vector<std::string_view> fields;
+    fields.clear();
     for (;;) {
+        if (fields.size() == keep)  // the rest is counted: one field more than it has commas
+            return keep + 1 + static_cast<std::size_t>(std::count(line.begin(), line.end(), ','));
         const std::size_t comma = line.find(',');
         fields.push_back(trim(line.substr(0, comma)));
-        if (comma == std::string_view::npos) return fields;
+        if (comma == std::string_view::npos) return fields.size();
         line.remove_prefix(comma + 1);
     }
 }
 
-/// `s` made printable for a message: control bytes and quotes escaped, long text shortened.
-std::string printable(std::string_view s)
+/// `s` made safe to print in a message: the quotes ' and " and the backslash escaped with a
+/// backslash, control bytes and bytes outside ASCII as \xHH; text beyond `max_shown` bytes is
+/// cut and "..." appended.
+std::string escaped(std::string_view s, std::size_t max_shown = std::string_view::npos)
 {
-    constexpr std::size_t max_shown = 40;
     std::string out;
     const std::size_t n = s.size() < max_shown ? s.size() : max_shown;
     for (std::size_t i = 0; i < n; ++i) {
@@ -237,6 +245,9 @@ std::string printable(std::string_view s)
     if (s.size() > max_shown) out += "...";
     return out;
 }
+
+/// A text from the input or the command line, escaped and cut at 40 bytes for a message.
+std::string printable(std::string_view s) { return escaped(s, 40); }
 
 std::string quoted(std::string_view s) { return '"' + printable(s) + '"'; }
 
@@ -282,8 +293,39 @@ void put_number(std::string& out, double x)
     out.append(buf, r.ptr);
 }
 
+/// Whether a decimal that std::from_chars found out of double's range is tiny (it underflows)
+/// rather than huge (it overflows): whether its value, d.ddd * 10^p, has p < 0. `t` is the whole
+/// number: an optional '-', digits with an optional '.', an optional exponent.
+bool underflows(std::string_view t)
+{
+    std::size_t i = !t.empty() && t[0] == '-' ? 1 : 0;
+    // p = (digits before the '.') - 1 - (zeros before the first nonzero digit) + exponent.
+    long long before = 0, zeros = 0;
+    bool nonzero = false, point = false;
+    for (; i < t.size() && t[i] != 'e' && t[i] != 'E'; ++i) {
+        if (t[i] == '.') {
+            point = true;
+            continue;
+        }
+        if (!point) ++before;
+        if (t[i] != '0') nonzero = true;
+        if (!nonzero) ++zeros;
+    }
+    long long exponent = 0;
+    if (i < t.size()) {
+        ++i;  // the 'e'
+        const bool negative = i < t.size() && t[i] == '-';
+        if (i < t.size() && (t[i] == '-' || t[i] == '+')) ++i;
+        for (; i < t.size() && exponent < 1000000000000000; ++i) exponent = 10 * exponent + (t[i] - '0');
+        if (negative) exponent = -exponent;
+    }
+    return before - 1 - zeros + exponent < 0;
+}
+
 /// Reads one field as a finite double and checks it against its column's rule. The whole field
-/// must be the number; a leading '+' is accepted.
+/// must be the number; a leading '+' is accepted. A nonzero number below double's smallest
+/// normal number (2.2250738585072014e-308) in magnitude is refused as underflowing: double
+/// holds it with fewer significant digits, or as 0, so its value would change unseen.
 double parse_value(std::string_view field, Slot s)
 {
     std::string_view t = field;
@@ -296,8 +338,13 @@ double parse_value(std::string_view field, Slot s)
     const auto r = std::from_chars(t.data(), end, x);
     if (t.empty() || r.ec == std::errc::invalid_argument || r.ptr != end)
         throw BadInput(column_label(s) + ": expected a number, got " + quoted(field));
-    if (r.ec == std::errc::result_out_of_range)
+    const bool out_of_range = r.ec == std::errc::result_out_of_range;
+    if (out_of_range && !underflows(t))
         throw BadInput(column_label(s) + ": expected a number within the range of double, got " +
+                       quoted(field));
+    if (out_of_range || (x != 0 && std::fabs(x) < std::numeric_limits<double>::min()))
+        throw BadInput(column_label(s) + ": the number underflows double (a nonzero magnitude below "
+                                         "2.2250738585072014e-308 keeps fewer digits, or none), got " +
                        quoted(field));
     if (!std::isfinite(x))
         throw BadInput(column_label(s) + ": expected a finite number, got " + quoted(field));
@@ -349,7 +396,10 @@ Layout read_header(std::string_view line, const Options& options)
 {
     Layout l;
     l.field.fill(-1);
-    const std::vector<std::string_view> names = split(line);
+    // Of more names than there are columns, one of the first slot_count + 1 is empty, unknown or
+    // a duplicate, and the loop below stops there: the names after them are never needed.
+    std::vector<std::string_view> names;
+    split(line, slot_count + 1, names);
     for (std::size_t i = 0; i < names.size(); ++i) {
         const std::string_view name = names[i];
         if (name.empty())
@@ -664,10 +714,10 @@ void evaluate(const Layout& l, const Values& v, const Options& options, std::str
 /// Parses and resolves one data line; returns its output line.
 std::string contact_line(const Layout& l, const Options& options, std::string_view line)
 {
-    const std::vector<std::string_view> fields = split(line);
-    if (fields.size() != l.order.size())
-        throw BadInput("expected " + std::to_string(l.order.size()) + " fields, got " +
-                       std::to_string(fields.size()));
+    std::vector<std::string_view> fields;
+    const std::size_t count = split(line, l.order.size(), fields);
+    if (count != l.order.size())
+        throw BadInput("expected " + std::to_string(l.order.size()) + " fields, got " + std::to_string(count));
     Values v{};  // columns not in the file stay 0
     for (std::size_t i = 0; i < fields.size(); ++i) v[l.order[i]] = parse_value(fields[i], l.order[i]);
     std::string out;
@@ -678,10 +728,22 @@ std::string contact_line(const Layout& l, const Options& options, std::string_vi
     return out;
 }
 
-bool skipped(std::string_view line)
+bool comment(std::string_view line)
 {
     const std::string_view t = trim(line);
-    return t.empty() || t.front() == '#';
+    return !t.empty() && t.front() == '#';
+}
+
+bool skipped(std::string_view line) { return comment(line) || trim(line).empty(); }
+
+/// The UTF-8 byte-order mark some programs (spreadsheets, PowerShell) write before the text.
+constexpr std::string_view byte_order_mark = "\xEF\xBB\xBF";
+
+/// Reports that `out` took no more: `failure`. `code` is the failed write's errno, or 0.
+int cannot_write(std::ostream& err, int code)
+{
+    err << program << ": cannot write the output" << reason(code) << '\n';
+    return failure;
 }
 
 }  // namespace
@@ -690,40 +752,83 @@ bool skipped(std::string_view line)
 
 int run(std::istream& in, const std::string& name, std::ostream& out, std::ostream& err, const Options& options)
 {
+    const std::string shown = escaped(name);
     long line_no = 0;
-    auto fail = [&](const std::string& what) {
-        err << program << ": " << name << ':' << line_no << ": " << what << '\n';
-        return failure;
+    std::string problem;  // the message that stops the run, after "impulse-contact: "
+    int write_code = -1;  // errno of the first failed write; -1 while none failed
+
+    // Writes text to out; false when out took it no more.
+    auto put = [&](const std::string& text) {
+        errno = 0;
+        if (out << text) return true;
+        write_code = errno;
+        return false;
     };
 
+    // One line at a time into a buffer of options.max_line bytes (and getline's closing NUL).
+    const std::size_t max_line = std::max<std::size_t>(options.max_line, 1);
+    const std::unique_ptr<char[]> buffer(new char[max_line + 1]);
     std::optional<Layout> layout;
-    std::string line;
     for (;;) {
-        errno = 0;  // so that a read error's errno is the read's own
-        if (!std::getline(in, line)) break;
+        errno = 0;  // so that an error's errno is the read's own (or the tied flush's)
+        in.getline(buffer.get(), static_cast<std::streamsize>(max_line + 1));
+        const std::size_t got = static_cast<std::size_t>(in.gcount());  // with the '\n', if read
+        if (!out) {  // an output tied to the input (std::cin's std::cout) is flushed by the read
+            write_code = errno;
+            break;
+        }
+        if (in.bad()) {
+            problem = shown + ": cannot read" + reason(errno);
+            break;
+        }
+        if (in.fail() && got == 0) break;  // the end of the input
+        const bool too_long = in.fail();    // max_line bytes and no line end yet
+        const bool ended = !too_long && !in.eof();
+        std::string_view line(buffer.get(), ended ? got - 1 : got);
         ++line_no;
+        if (line_no == 1 && line.substr(0, byte_order_mark.size()) == byte_order_mark)
+            line.remove_prefix(byte_order_mark.size());
+        if (too_long) {
+            if (!comment(line)) {
+                problem = shown + ':' + std::to_string(line_no) + ": the line is longer than " +
+                          std::to_string(max_line) + " bytes, the limit for a line that is not a comment";
+                break;
+            }
+            in.clear();
+            errno = 0;
+            in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');  // the rest of the comment
+            if (in.bad()) {
+                problem = shown + ": cannot read" + reason(errno);
+                break;
+            }
+            continue;
+        }
         if (skipped(line)) continue;
         try {
             if (!layout) {
                 layout = read_header(line, options);
-                out << output_header(*layout);
+                if (!put(output_header(*layout))) break;
             } else {
-                out << contact_line(*layout, options, line);
+                if (!put(contact_line(*layout, options, line))) break;
             }
         } catch (const BadInput& bad) {
-            return fail(bad.what());
+            problem = shown + ':' + std::to_string(line_no) + ": " + bad.what();
+            break;
         }
     }
-    if (in.bad()) {
-        const int code = errno;
-        err << program << ": " << name << ": cannot read" << reason(code) << '\n';
-        return failure;
+    if (!layout && problem.empty() && write_code < 0) {
+        problem = shown + ':' + std::to_string(line_no + 1) +
+                  ": expected a header line naming the columns, got the end of the file";
     }
-    if (!layout) {
-        ++line_no;
-        return fail("expected a header line naming the columns, got the end of the file");
+
+    // What was written reaches its destination before any message.
+    if (write_code < 0) {
+        errno = 0;
+        if (!out.flush()) write_code = errno;
     }
-    return ok;
+    if (!problem.empty()) err << program << ": " << problem << '\n';
+    if (write_code >= 0) return cannot_write(err, write_code);
+    return problem.empty() ? ok : failure;
 }
 
 std::string version_text()
@@ -761,6 +866,8 @@ OPTIONS
 INPUT
   A header line names the columns, in any order (spaces around names are ignored), then one
   contact per line. Blank lines and lines starting with '#' are skipped, also before the header.
+  A UTF-8 byte-order mark at the start of the input is skipped. A line may be at most 65536
+  bytes long (a comment may be longer).
 
   required  vax,vay     velocity of A
             wa          inverse mass of A (>= 0; 0 = immovable)
@@ -795,10 +902,13 @@ INPUT
   tensor computed as R diag(1/I) R^T in double and printed with 12 or more significant digits).
 
   Numbers are decimals as C++'s std::from_chars reads them (1, -0.5, 2.5e-3), optionally with a
-  leading '+'; NaN and infinities are rejected. So that nothing overflows double, velocities,
-  angular velocities, inverse masses and inverse inertias must lie within +-1e150, offsets within
-  +-1e50, and impulses, |rv| / (wA + wB), below 1e150 (rv is the relative velocity of the contact
-  point: vB - vA for point masses).
+  leading '+'. NaN, infinities and numbers beyond double's range are rejected, and so are
+  nonzero numbers smaller in magnitude than 2.2250738585072014e-308, double's smallest normal
+  number: they underflow (double keeps fewer of their digits, or none; write 0 for zero), so
+  every number read is within double's relative precision, 2^-53, of what was written. So that
+  nothing overflows double, velocities, angular velocities, inverse masses and inverse
+  inertias must lie within +-1e150, offsets within +-1e50, and impulses, |rv| / (wA + wB),
+  below 1e150 (rv is the relative velocity of the contact point: vB - vA for point masses).
 
 OUTPUT
   2D  jn,jtx,jty,vax,vay,vbx,vby,regime
@@ -826,7 +936,12 @@ ERRORS
     impulse-contact: contacts.csv:9: expected 8 fields, got 7
     impulse-contact: contacts.csv:4: column 'ia': inverse inertia must be >= 0, got "-1"
   Each line is checked completely before its result is printed, so all output before the
-  error is valid. Exit status: 0 on success, 2 on bad input, an unreadable file or bad usage.
+  error is valid. File names and text from the input are shown escaped: \, ' and " with a
+  backslash, control bytes and bytes outside ASCII as \xHH.
+  Output that cannot be written (a full disk, a closed pipe, also with SIGPIPE ignored) stops
+  the run at the first failed write, with the message
+    impulse-contact: cannot write the output: No space left on device
+  Exit status: 0 on success, 2 on bad input, an unreadable file, bad usage or a write error.
 
 EXAMPLES
   The crate trace: a crate (wb = 0.5) slides at 3 on a static floor right after a normal
@@ -859,15 +974,15 @@ int cli(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     const std::string* file = nullptr;
     Options options;
     bool options_done = false;
+    // Writes text to out (--help, --version) and flushes it.
+    auto print = [&](const std::string& text) {
+        errno = 0;
+        if (out << text << std::flush) return ok;
+        return cannot_write(err, errno);
+    };
     for (const std::string& a : args) {
-        if (!options_done && (a == "--help" || a == "-h")) {
-            out << help_text();
-            return ok;
-        }
-        if (!options_done && a == "--version") {
-            out << version_text();
-            return ok;
-        }
+        if (!options_done && (a == "--help" || a == "-h")) return print(help_text());
+        if (!options_done && a == "--version") return print(version_text());
         if (!options_done && a == "--coupled") {
             options.coupled = true;
             continue;
@@ -888,24 +1003,15 @@ int cli(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
         file = &a;
     }
 
-    int status;
-    if (!file || *file == "-") {
-        status = run(in, "<stdin>", out, err, options);
-    } else {
-        errno = 0;
-        std::ifstream f(*file, std::ios::binary);
-        if (!f) {
-            const int code = errno;
-            err << program << ": " << *file << ": cannot open" << reason(code) << '\n';
-            return failure;
-        }
-        status = run(f, *file, out, err, options);
-    }
-    if (!out.flush() && status == ok) {
-        err << program << ": cannot write the output\n";
+    if (!file || *file == "-") return run(in, "<stdin>", out, err, options);
+    errno = 0;
+    std::ifstream f(*file, std::ios::binary);
+    if (!f) {
+        const int code = errno;
+        err << program << ": " << escaped(*file) << ": cannot open" << reason(code) << '\n';
         return failure;
     }
-    return status;
+    return run(f, *file, out, err, options);
 }
 
 }  // namespace impulse_contact

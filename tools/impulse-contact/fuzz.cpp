@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target for impulse-contact's reader: any bytes as a contact file, read twice, with
-// the sequential solve and with --coupled. Besides the sanitizers and the library's
+// libFuzzer target for impulse-contact's reader: any bytes as a contact file, read three times:
+// with the sequential solve and with --coupled, and once more with a line limit of 1 to 64 bytes
+// (so that short inputs reach it). Besides the sanitizers and the library's
 // IMPULSE_ASSERT (contract violations the reader let through), it checks what the tool promises:
 //   - exit status 0 or 2; on 2 exactly one message line "impulse-contact: fuzz.csv:<line>: ...",
 //     on 0 nothing on standard error;
@@ -80,12 +81,13 @@ void check_output(const std::string& out)
 }
 
 /// One run over the input, checked.
-void check_run(const std::string& input, bool coupled)
+void check_run(const std::string& input, bool coupled, std::size_t max_line)
 {
     std::istringstream in(input);
     std::ostringstream out, err;
     impulse_contact::Options options;
     options.coupled = coupled;
+    options.max_line = max_line;
     const int status = impulse_contact::run(in, "fuzz.csv", out, err, options);
     const std::string e = err.str();
     if (status == impulse_contact::ok) {
@@ -105,7 +107,8 @@ void check_run(const std::string& input, bool coupled)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const std::string input(reinterpret_cast<const char*>(data), size);
-    check_run(input, false);
-    check_run(input, true);
+    check_run(input, false, impulse_contact::default_max_line);
+    check_run(input, true, impulse_contact::default_max_line);
+    check_run(input, false, 1 + size % 64);
     return 0;
 }
