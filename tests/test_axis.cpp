@@ -2,6 +2,8 @@
 // axis.hpp: the one-axis building blocks shared by every responder and the solver.
 #include <string>
 
+#include <Eigen/Geometry>
+
 #include "catch.hpp"
 #include "common.hpp"
 
@@ -64,4 +66,162 @@ TEST_CASE("regimes have the names the tool prints", "[axis]")
     CHECK(std::string(impulse::to_string(Regime::sticking)) == "sticking");
     CHECK(std::string(impulse::to_string(Regime::sliding)) == "sliding");
     CHECK(std::string(impulse::to_string(Regime::immovable)) == "immovable");
+}
+
+// ---------------------------------------------------------------------------------------------
+// ContactAxis: one direction of a rigid contact, precomputed for iterative solvers
+
+namespace {
+
+template <class S, int D>
+impulse::RigidBody<S, D> random_body(test::Random<S, D>& rnd, bool allow_static)
+{
+    impulse::RigidBody<S, D> b;
+    b.inv_mass = rnd.inverse_mass(allow_static);
+    b.v = rnd.vec(S(-3), S(3));
+    if constexpr (D == 2) {
+        b.inv_inertia = b.inv_mass > S(0) ? S(1) / rnd.uniform(S(0.1), S(2)) : S(0);
+        b.omega = rnd.uniform(S(-2), S(2));
+    } else {
+        // A symmetric positive definite inverse inertia: R diag(1/I) R^T with random moments.
+        const impulse::Vec<S, 3> I(rnd.uniform(S(0.1), S(2)), rnd.uniform(S(0.1), S(2)), rnd.uniform(S(0.1), S(2)));
+        const Eigen::Matrix<S, 3, 3> R =
+            Eigen::AngleAxis<S>(rnd.uniform(S(0), S(3)), rnd.unit()).toRotationMatrix();
+        b.inv_inertia = b.inv_mass > S(0) ? impulse::world_inverse_inertia(I, R) : Eigen::Matrix<S, 3, 3>::Zero();
+        b.omega = rnd.vec(S(-2), S(2));
+    }
+    return b;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("a contact axis gives RigidContact's speed, effective mass and impulse", "[axis][rigid]",
+                   test::F2, test::F3, test::D2, test::D3)
+{
+    using S = typename TestType::S;
+    constexpr int D = TestType::D;
+    using V = typename TestType::V;
+    // ContactAxis precomputes rA x d, rB x d and IA^-1 (rA x d), IB^-1 (rB x d); with them
+    // speed = d.(vB - vA) + (rB x d).wB - (rA x d).wA equals RigidContact's relative velocity
+    // along d because (w x r).d = w.(r x d), and apply(j) equals RigidContact::apply(j d).
+    test::Random<S, D> rnd(11u);
+    for (int i = 0; i < 200; ++i) {
+        impulse::RigidBody<S, D> A = random_body(rnd, true), B = random_body(rnd, false);
+        const V rA = rnd.vec(S(-1), S(1)), rB = rnd.vec(S(-1), S(1)), d = rnd.unit();
+        const impulse::RigidContact<S, D> rc(A, rA, B, rB);
+        const impulse::ContactAxis<S, D> axis(rc, d);
+        impulse::Motion<S, D> mA(A), mB(B);
+        const S scale = S(10);
+        CHECK(std::abs(axis.speed(mA, mB) - rc.relative_velocity().dot(d)) <= test::tol(scale));
+        CHECK(axis.mass * rc.inverse_mass(d) == Approx(S(1)).epsilon(test::tol(S(10))));
+        const S j = rnd.uniform(S(-2), S(2));
+        axis.apply(mA, mB, j);
+        rc.apply(V(j * d));
+        CHECK((mA.v - A.v).norm() <= test::tol(scale));
+        CHECK((mB.v - B.v).norm() <= test::tol(scale));
+        if constexpr (D == 2) {
+            CHECK(std::abs(mA.omega - A.omega) <= test::tol(scale));
+            CHECK(std::abs(mB.omega - B.omega) <= test::tol(scale));
+        } else {
+            CHECK((mA.omega - A.omega).norm() <= test::tol(scale));
+            CHECK((mB.omega - B.omega).norm() <= test::tol(scale));
+        }
+    }
+}
+
+TEMPLATE_TEST_CASE("a contact axis leaves an immovable body exactly as it was", "[axis][rigid]", test::F2,
+                   test::D3)
+{
+    using S = typename TestType::S;
+    constexpr int D = TestType::D;
+    using V = typename TestType::V;
+    // A moving platform (inverse mass and inertia 0, velocity set): +-0 is added, bit for bit nothing.
+    impulse::RigidBody<S, D> A, B;
+    A.v = V::Constant(S(0.3));
+    B.inv_mass = S(1);
+    const impulse::RigidContact<S, D> rc(A, V::Constant(S(0.7)), B, V::Constant(S(-0.2)));
+    const impulse::ContactAxis<S, D> axis(rc, V::UnitX());
+    impulse::Motion<S, D> mA(A), mB(B);
+    axis.apply(mA, mB, S(123.456));
+    CHECK(mA.v == A.v);
+    CHECK(mA.omega == A.omega);
+    CHECK(mB.v.x() == Approx(123.456));
+}
+
+TEST_CASE("a contact axis along the floor of a disk has the rolling effective mass m/3", "[axis][rigid]")
+{
+    // A disk (m = 2, r = 0.5, I = m r^2/2 = 0.25) on a static floor, contact point rB = (0, -0.5).
+    // Along t = (-1, 0): rB x t = 0*0 - (-0.5)(-1) = -0.5, so k = 1/m + (rB x t)^2 / I
+    // = 0.5 + 0.25/0.25 = 1.5 = 3/m: the effective mass is m/3 = 2/3. Along n = (0, 1) the arm is 0
+    // and the mass is m = 2.
+    impulse::RigidBody<double, 2> floor, disk;
+    disk.inv_mass = 0.5;
+    disk.inv_inertia = 1.0 / 0.25;
+    const impulse::RigidContact<double, 2> rc(floor, impulse::Vec2d::Zero(), disk, impulse::Vec2d(0, -0.5));
+    const impulse::ContactAxis<double, 2> t(rc, impulse::Vec2d(-1, 0)), n(rc, impulse::Vec2d(0, 1));
+    CHECK(t.armB == Approx(-0.5));
+    CHECK(t.spinB == Approx(-0.5 / 0.25));
+    CHECK(t.mass == Approx(2.0 / 3.0));
+    CHECK(n.armB == 0.0);
+    CHECK(n.mass == Approx(2.0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Soft constraints
+
+TEST_CASE("a contact's softness follows from its frequency, damping ratio and substep", "[axis][soft]")
+{
+    // 30 Hz, zeta 10, h = 1/240: omega = 60 pi = 188.4956; a1 = 2 zeta + h omega = 20.785398;
+    // a2 = h omega a1 = 16.324... ; bias_rate = omega / a1, mass_scale = a2 / (1 + a2),
+    // impulse_scale = 1 / (1 + a2).
+    const double h = 1.0 / 240, omega = 2 * 3.14159265358979323846 * 30;
+    const double a1 = 20 + h * omega, a2 = h * omega * a1;
+    const auto s = impulse::make_softness(30.0, 10.0, h);
+    CHECK(s.bias_rate == Approx(omega / a1));
+    CHECK(s.mass_scale == Approx(a2 / (1 + a2)));
+    CHECK(s.impulse_scale == Approx(1 / (1 + a2)));
+    CHECK(s.mass_scale + s.impulse_scale == Approx(1.0));  // a2/(1+a2) + 1/(1+a2)
+    // No stiffness: no push at all.
+    const auto none = impulse::make_softness(0.0, 10.0, h);
+    CHECK(none.bias_rate == 0.0);
+    CHECK(none.mass_scale == 0.0);
+}
+
+TEST_CASE("the soft normal impulse: speculative gaps close no faster than the substep allows", "[axis][soft]")
+{
+    const double h = 1.0 / 240, inv_h = 240, mass = 2;
+    const auto soft = impulse::make_softness(30.0, 10.0, h);
+    // A gap s = 1 cm closing at 5 m/s: the bias s/h = 2.4 m/s lets it close at 2.4 m/s, exactly
+    // reaching the surface at the end of the substep: j = -m (vn + s/h) = -2 (-5 + 2.4) = 5.2,
+    // rigid (no softness), with or without the bias.
+    for (bool bias : {true, false}) {
+        double total = 0;
+        CHECK(impulse::soft_normal(total, -5.0, 0.01, mass, inv_h, soft, 3.0, bias) == Approx(5.2));
+        CHECK(total == Approx(5.2));
+    }
+    // A gap closing slower than s/h needs no impulse: the accumulated impulse stays at 0.
+    double total = 0;
+    CHECK(impulse::soft_normal(total, -1.0, 0.01, mass, inv_h, soft, 3.0, true) == 0.0);
+    CHECK(total == 0.0);
+}
+
+TEST_CASE("the soft normal impulse pushes overlap apart softly, at most at the push-out speed", "[axis][soft]")
+{
+    const double h = 1.0 / 240, inv_h = 240, mass = 2;
+    const auto soft = impulse::make_softness(30.0, 10.0, h);
+    // Overlap s = -1 mm at rest: bias = bias_rate s; j = -m mass_scale (0 + bias_rate s) (total 0).
+    double total = 0;
+    const double j = impulse::soft_normal(total, 0.0, -0.001, mass, inv_h, soft, 3.0, true);
+    CHECK(j == Approx(-mass * soft.mass_scale * soft.bias_rate * -0.001));
+    // Overlap of 1 m: the wanted speed bias_rate * 1 m (about 9 m/s) is capped at 3 m/s.
+    total = 0;
+    CHECK(impulse::soft_normal(total, 0.0, -1.0, mass, inv_h, soft, 3.0, true) == Approx(mass * soft.mass_scale * 3.0));
+    // Relaxing (no bias): overlap alone asks for nothing; an approach is stopped rigidly.
+    total = 0;
+    CHECK(impulse::soft_normal(total, 0.0, -1.0, mass, inv_h, soft, 3.0, false) == 0.0);
+    CHECK(impulse::soft_normal(total, -1.0, -1.0, mass, inv_h, soft, 3.0, false) == Approx(2.0));
+    // Never pulls: separating at 1 m/s with an accumulated 0.5 gives back only the 0.5.
+    total = 0.5;
+    CHECK(impulse::soft_normal(total, 1.0, -0.001, mass, inv_h, soft, 3.0, false) == Approx(-0.5));
+    CHECK(total == 0.0);
 }

@@ -39,16 +39,15 @@ struct View {
     int py(double y) const { return h - 1 - int(std::lround(y * scale)); }
 };
 
+/// A box, as the solver's bodies (floor, box): pose, velocity and mass in an impulse::Body.
 struct Box {
-    impulse::RigidBody<double, 2> body;
-    Vec2d x{0, 0};
-    double angle{0};
-    double hw{0}, hh{0};  // half extents
+    impulse::Body<double, 2> bodies[2];  // 0: the floor (all zero: immovable), 1: the box
+    double hw{0}, hh{0};                 // half extents
+    impulse::Body<double, 2>& body() { return bodies[1]; }
     Vec2d corner(int i) const
     {
         const Vec2d local((i == 0 || i == 3) ? -hw : hw, i < 2 ? -hh : hh);
-        const double c = std::cos(angle), s = std::sin(angle);
-        return x + Vec2d(c * local.x() - s * local.y(), s * local.x() + c * local.y());
+        return bodies[1].pose.apply(local);
     }
 };
 
@@ -87,19 +86,18 @@ int main(int argc, char** argv)
     Box box;
     box.hw = 0.6;
     box.hh = 0.3;
-    box.body.inv_mass = 0.5;
-    box.body.inv_inertia = 1.0 / impulse::inertia_rectangle(2.0, 2 * box.hw, 2 * box.hh);
-    box.body.v = Vec2d(4.0, 0.0);
-    box.body.omega = -5.0;
-    box.x = Vec2d(1.0, 4.0);
-    box.angle = 0.3;
+    box.body().inv_mass = 0.5;
+    box.body().inv_inertia[0] = 1.0 / impulse::inertia_rectangle(2.0, 2 * box.hw, 2 * box.hh);
+    box.body().v = Vec2d(4.0, 0.0);
+    box.body().omega = -5.0;
+    box.body().pose.p = Vec2d(1.0, 4.0);
+    box.body().pose.q = impulse::Rot2<double>::from_angle(0.3);
     impulse::Coefficients<double> box_floor;
     box_floor.restitution = 0.3;
     box_floor.friction = impulse::Friction<double>(0.6, 0.5);
     box_floor.threshold = 1.0;  // resting corners must not keep bouncing
-    impulse::Solver<double, 2> solver;
-    solver.settings.velocity_iterations = 10;
-    impulse::RigidBody<double, 2> box_bodies[2] = {floor, box.body};
+    impulse::Solver<double, 2> solver;  // the soft step: 4 substeps, gravity applied by the solver
+    solver.settings.gravity = Vec2d(0, -g);
 
     for (int step = 0; step <= steps; ++step) {
         // Draw first, so the starting state is in the picture.
@@ -124,8 +122,8 @@ int main(int argc, char** argv)
         disk_x += disk.v * dt;
         disk_angle += disk.omega * dt;
 
-        // Box: gravity, then every corner below the floor is a contact point of one manifold.
-        box_bodies[1].v.y() -= g * dt;
+        // Box: every corner below the floor or within 2 cm above it is a point of one manifold (the
+        // narrow phase); the solver adds gravity, solves the contact and moves the box.
         impulse::Manifold<double, 2> contact;
         contact.a = 0;
         contact.b = 1;
@@ -133,18 +131,16 @@ int main(int argc, char** argv)
         contact.coefficients = box_floor;
         for (int i = 0; i < 4 && contact.count < impulse::Manifold<double, 2>::max_points; ++i) {
             const Vec2d c = box.corner(i);
-            if (c.y() > 0.0) continue;
+            if (c.y() > impulse::speculative_distance<double>) continue;
             auto& p = contact.points[contact.count++];
-            p.rA = Vec2d(c.x(), 0.0);
-            p.rB = c - box.x;
+            const Vec2d mid(c.x(), c.y() / 2);  // midway between the corner and the floor
+            p.rA = mid;
+            p.rB = mid - box.body().pose.p;
             p.separation = c.y();
-            p.feature = std::uint32_t(i);
+            p.feature = impulse::make_feature(0, std::uint32_t(i));
         }
-        solver.step(box_bodies, 2, &contact, contact.count > 0 ? 1 : 0, dt);
-        box.x += solver.position_velocity(box_bodies, 1) * dt;
-        box.angle += solver.position_angular_velocity(box_bodies, 1) * dt;
+        solver.step(impulse::view(box.bodies, 2), &contact, contact.count > 0 ? 1 : 0, dt);
     }
-    box.body = box_bodies[1];
 
     // The disk's rolling speed from the kept angular momentum about the contact line.
     const double v_roll = (m * r * v0 - I * omega0) / (m * r + I / r);
@@ -155,8 +151,8 @@ int main(int argc, char** argv)
                   "disk_v0=%.6f\ndisk_omega0=%.6f\ndisk_skid_steps=%d\ndisk_v_final=%.9f\n"
                   "disk_v_rolling_analytic=%.9f\ndisk_rim_speed_final=%.9f\nbox_x_final=%.6f,%.6f\n"
                   "box_speed_final=%.6f\n",
-                  v0, omega0, skid_steps, disk.v.x(), v_roll, -disk.omega * r, box.x.x(), box.x.y(),
-                  box.body.v.norm());
+                  v0, omega0, skid_steps, disk.v.x(), v_roll, -disk.omega * r, box.body().pose.p.x(),
+                  box.body().pose.p.y(), box.body().v.norm());
     const std::string summary = buf;
     std::string err;
     bool ok = gfx::write_png(picture, (dir / "rigid.png").string(), err);
@@ -177,7 +173,7 @@ int main(int argc, char** argv)
     ok = ok && page::write_text(dir / "rigid.html", html);
 
     std::printf("rigid: disk skidded %d steps, rolls at %.6f m/s (analytic %.6f); box at rest at x = %.3f\n",
-                skid_steps, disk.v.x(), v_roll, box.x.x());
+                skid_steps, disk.v.x(), v_roll, box.body().pose.p.x());
     std::printf("rigid: wrote rigid.png, rigid-spin.png, rigid.txt, rigid.html in %s\n", dir.string().c_str());
     if (!ok) return 1;
     if (!rolling || miss > 1e-9 * v0) {

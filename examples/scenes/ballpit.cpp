@@ -29,7 +29,7 @@ void panel(gfx::Canvas& c, const World& w, const scenes::PitSpec<S>& p, int left
     scenes::draw::rect(c, x0 - 3, top + 4, x0 - 1, floor, scenes::draw::wall);
     scenes::draw::rect(c, x1 + 1, top + 4, x1 + 3, floor, scenes::draw::wall);
     const double n = double(p.count);
-    for (std::size_t i = w.first_ball(); i < w.bodies.size(); ++i) {
+    for (std::size_t i = w.first_ball(); i < w.body_count(); ++i) {
         const double order = double(i - w.first_ball()) / n;
         scenes::draw::disc(c, v.px(w.x[i].x()), v.py(w.x[i].y()), w.radius[i] * scale, scenes::draw::ramp(order));
     }

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "config.hpp"
 #include "kinematics.hpp"
@@ -190,5 +191,75 @@ struct ContactAxis {
         B.omega += j * spinB;
     }
 };
+
+// ---------------------------------------------------------------------------------------------
+// Soft constraints (the soft step's contact)
+
+/// A soft constraint: the contact as a mass-spring-damper of natural frequency `hertz` and damping
+/// ratio `zeta`, solved implicitly over a substep of length h (Catto, "Solver2D", 2024, and Box2D
+/// v3's b2MakeSoft). With omega = 2 pi hertz:
+///
+///     bias_rate     = omega / (2 zeta + h omega)                 velocity wanted per metre of overlap
+///     mass_scale    = h omega (2 zeta + h omega) / (1 + h omega (2 zeta + h omega))
+///     impulse_scale = 1 / (1 + h omega (2 zeta + h omega))
+///
+/// so that one substep's impulse along an axis of effective mass m, relative speed v and separation s
+/// is  j = -m mass_scale (v + bias_rate s) - impulse_scale j_total  (`soft_normal`). hertz = 0 is a
+/// constraint with no stiffness at all: nothing pushes (bias_rate = mass_scale = 0).
+template <class S>
+struct Softness {
+    S bias_rate{0};      ///< 1/s: separation speed wanted per metre of overlap
+    S mass_scale{1};     ///< in [0, 1]: how much of the effective mass a soft substep applies
+    S impulse_scale{0};  ///< in [0, 1]: how much of the accumulated impulse relaxes each substep
+};
+
+/// The softness of a contact of stiffness `hertz` (Hz) and damping ratio `zeta` over substeps of
+/// length `h` (see `Softness`).
+template <class S>
+Softness<S> make_softness(S hertz, detail::same_t<S> zeta, detail::same_t<S> h) noexcept
+{
+    IMPULSE_ASSERT(!(hertz < S(0)) && !(zeta < S(0)) && h > S(0), "softness needs hertz >= 0, zeta >= 0, h > 0");
+    Softness<S> out;
+    if (!(hertz > S(0))) {
+        out.mass_scale = S(0);
+        return out;
+    }
+    const S omega = S(2) * S(3.14159265358979323846) * hertz;
+    const S a1 = S(2) * zeta + h * omega;  // 2 zeta + h omega
+    const S a2 = h * omega * a1;           // h omega (2 zeta + h omega)
+    const S a3 = S(1) / (S(1) + a2);
+    out.bias_rate = omega / a1;
+    out.mass_scale = a2 * a3;
+    out.impulse_scale = a3;
+    return out;
+}
+
+/// One substep of a contact's normal impulse in the soft step, along an axis of effective mass
+/// `mass` (1/k) where the bodies approach at `vn` (< 0 approaching) with separation `s` (< 0 overlap):
+///
+///     s > 0 (a gap: speculative)   bias = s / h, rigid: the gap may close within the substep, no more
+///     s <= 0, with `bias`          bias = max(bias_rate s, -push_out), soft (mass_scale, impulse_scale)
+///     s <= 0, without              bias = 0, rigid (relaxing: remove the push's speed again)
+///
+///     j = -mass mass_scale (vn + bias) - impulse_scale total,   total' = max(total + j, 0)
+///
+/// Returns the change of the accumulated normal impulse `total` (>= 0 always), the impulse to apply.
+/// `push_out` caps the speed at which overlap is pushed apart.
+template <class S>
+S soft_normal(S& total, detail::same_t<S> vn, detail::same_t<S> s, detail::same_t<S> mass,
+              detail::same_t<S> inv_h, const Softness<S>& soft, detail::same_t<S> push_out, bool bias) noexcept
+{
+    S velocity_bias{0}, mass_scale{1}, impulse_scale{0};
+    if (s > S(0)) {
+        velocity_bias = s * inv_h;  // speculative: close the gap, no faster
+    } else if (bias) {
+        velocity_bias = soft.bias_rate * s;
+        if (velocity_bias < -push_out) velocity_bias = -push_out;
+        mass_scale = soft.mass_scale;
+        impulse_scale = soft.impulse_scale;
+    }
+    const S j = -mass * mass_scale * (vn + velocity_bias) - impulse_scale * total;
+    return accumulate(total, j, S(0), std::numeric_limits<S>::infinity());
+}
 
 }  // namespace impulse

@@ -1,443 +1,777 @@
 // SPDX-License-Identifier: MIT
 /// \file solver.hpp
-/// Sequential impulses over many contacts (Catto, "Iterative Dynamics with Temporal Coherence",
-/// GDC 2005; box2d-lite's Arbiter): solve contacts one at a time, many times per step, clamping
-/// the *accumulated* impulse of each point so a later contact cannot leave an earlier one pulling,
-/// and start each step from the last step's impulses (warm starting).
+/// The soft-step solver: many contacts at once, in 2D and 3D, over the engine's own arrays
+/// (Catto, "Solver2D", 2024; the method of Box2D v3 and Box3D). docs/solver.md explains it.
 ///
-/// The contact math is not repeated here: each point is a `RigidContact` (rigid.hpp) over the
-/// caller's bodies, turned once per step into `ContactAxis` rows (rigid.hpp: the same velocity and
-/// impulse formulas with the parts that stay fixed during the step precomputed), and every axis is
-/// solved with axis.hpp's `accumulate`.
+/// One step of length dt, with n = `substeps` substeps of length h = dt / n:
 ///
-/// One step, given bodies whose velocities already include the step's external forces:
-///   1. prepare    effective masses along n and the tangents; the restitution target -e*vn from
-///                 the approach speed *before* solving (dropped at or below `threshold`)
-///   2. warm start apply last step's matched impulses (matched by bodies and feature id)
-///   3. iterate    for each point: friction (accumulated, within +-mu*jn, or the disc of radius
-///                 mu*jn in 3D), then the normal (accumulated, >= 0)
-///   4. position   positional error: split impulse (default: pseudo velocities that remove a part of
-///                 the overlap the solved velocities would leave) or Baumgarte bias
-///   5. store      the accumulated impulses, for the next step's warm start
-/// Then the caller integrates positions with `position_velocity` (velocity plus the split
-/// impulse's pseudo velocity, which is discarded after the step).
+///     prepare             anchors, effective masses, softness, restitution's approach speeds,
+///                         last step's impulses found by key (once per step)
+///     n times:
+///       integrate v       v += h (g + F/m),  omega += h I^-1 tau        (movable bodies)
+///       warm start        apply the accumulated impulses
+///       solve             each contact with a soft bias: overlap pushed apart as a mass-spring-damper
+///                         (contact_hertz, contact_damping_ratio, at most push_out_speed), a gap closed
+///                         no faster than it can within the substep (speculative points), friction
+///                         within +-mu jn, rolling resistance
+///       integrate x       p += h v,  q turned by h omega                 (the pose change since prepare)
+///       relax             each contact again without the bias: the push leaves no speed behind
+///     restitution         bounce e * (approach speed at prepare), for approaches above the threshold
+///     store               the impulses, for the next step's warm start; poses and velocities written
 ///
-/// Speed: during the iterations the solver works on a compact copy of the bodies' motion
-/// (`Motion`: velocity, angular velocity, inverse mass) and on per-point rows holding only what a
-/// pass reads; the velocities are written back to the bodies at the end of the step. Like Box2D's
-/// solver it has no branch on immovable bodies inside the iterations: their inverse mass and
-/// inertia are 0, so they receive exactly +-0. That keeps them unchanged for every finite impulse;
-/// finite input gives finite impulses unless the velocities themselves are near overflow.
+/// A point's separation is updated every substep from the bodies' pose change since prepare:
+///     s = s0 + n.(dpB - dpA + (qB rB - rB) - (qA rA - rA))        (anchors rotate with the bodies)
+/// so contacts are found once per step, not per substep.
+///
+/// Every contact is built from axis.hpp's pieces: `ContactAxis` (speed along a direction, apply an
+/// impulse), `soft_normal` and `make_softness` (the soft normal impulse), `accumulate` (friction and
+/// rolling within their bounds).
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
 
 #include "axis.hpp"
 #include "config.hpp"
-#include "contact.hpp"
+#include "kinematics.hpp"
 #include "manifold.hpp"
 #include "material.hpp"
 #include "rigid.hpp"
 
 namespace impulse {
 
-/// How the solver removes penetration.
-enum class PositionCorrection : std::uint8_t {
-    split_impulse,  ///< pseudo velocities that move positions but are never kept: no bounce
-    baumgarte,      ///< a velocity bias percent/dt * max(pen - slop, 0) in the normal target
-    none,           ///< leave penetration alone
+// ---------------------------------------------------------------------------------------------
+// The engine's storage
+
+/// Element i of a strided array: the `T` at `data` advanced by `i * stride` bytes. A view, like a
+/// pointer: it owns nothing. `stride` is `sizeof` the caller's struct for an array of structs, or
+/// `sizeof(T)` times the number of values per element for a plain array.
+template <class T>
+struct Strided {
+    T* data{nullptr};         ///< the first element (null: the field is absent)
+    std::ptrdiff_t stride{0};  ///< bytes from one element to the next
+
+    /// The first of the values of element i.
+    T* operator[](std::size_t i) const noexcept
+    {
+        using Byte = std::conditional_t<std::is_const<T>::value, const unsigned char, unsigned char>;
+        return reinterpret_cast<T*>(reinterpret_cast<Byte*>(data) + std::ptrdiff_t(i) * stride);
+    }
+    /// True when the field is present.
+    explicit operator bool() const noexcept { return data != nullptr; }
 };
 
-/// Settings of a step.
-template <class S>
+/// A strided view over an array of structs: `field` points at the first element's first value and
+/// `Struct` is the element type, e.g. `strided<EngineBody>(&bodies[0].x)`.
+template <class Struct, class T>
+Strided<T> strided(T* field) noexcept
+{
+    return Strided<T>{field, std::ptrdiff_t(sizeof(Struct))};
+}
+
+/// The bodies as the engine stores them: one strided field per quantity, so the solver reads and
+/// writes the engine's own arrays (an array of structs, structure of arrays, or a mix) with no copy
+/// in or out. Body i's values are `field[i][0 ..]`, consecutive scalars:
+///
+/// | field              | 2D                               | 3D                                    |
+/// |--------------------|----------------------------------|---------------------------------------|
+/// | `position`         | x, y of the centre of mass       | x, y, z                               |
+/// | `rotation`         | cos a, sin a (or use `angle`)    | quaternion x, y, z, w (Eigen's order) |
+/// | `angle`            | a, radians (instead of rotation) | (not used)                            |
+/// | `velocity`         | vx, vy                           | vx, vy, vz                            |
+/// | `angular_velocity` | omega (counter-clockwise)        | omega x, y, z (world)                 |
+/// | `inv_mass`         | 1/m (0: immovable)               | 1/m                                   |
+/// | `inv_inertia`      | 1/I about the centre of mass     | 1/Ix, 1/Iy, 1/Iz about the body's own principal axes |
+/// | `force`, `torque`  | optional: applied during the step (null: none)                           ||
+/// | `id`               | optional: a persistent id per body, for warm-start keys (below)          ||
+///
+/// Positions, rotations, velocities and angular velocities are updated in place by `Solver::step`
+/// (velocities only for movable bodies: a body whose inverse mass and inverse inertia are all 0 is
+/// never written, but it is moved by its own velocity, so a kinematic platform works).
+/// \tparam S  float or double (or another Eigen scalar)
+/// \tparam D  2 or 3
+template <class S, int D>
+struct BodyView {
+    static_assert(D == 2 || D == 3, "impulse works in 2D and 3D");
+    std::size_t count{0};                    ///< number of bodies
+    Strided<S> position;                     ///< D values: the centre of mass, world
+    Strided<S> rotation;                     ///< 2D: (cos, sin); 3D: quaternion (x, y, z, w)
+    Strided<S> angle;                        ///< 2D only, instead of `rotation`: radians
+    Strided<S> velocity;                     ///< D values
+    Strided<S> angular_velocity;             ///< 2D: 1 value; 3D: 3 (world axes)
+    Strided<S> inv_mass;                     ///< 1 value, >= 0
+    Strided<S> inv_inertia;                  ///< 2D: 1 value; 3D: 3 (principal, body axes), >= 0
+    Strided<S> force;                        ///< optional: D values, world
+    Strided<S> torque;                       ///< optional: 2D 1 value, 3D 3 values, world
+    Strided<const std::uint64_t> id;         ///< optional: persistent ids (see Manifold::key)
+};
+
+/// A body as the solver's own ready-made storage, for programs that have none: pose, velocity and
+/// mass properties. `view(bodies, count)` makes the BodyView over an array of them.
+template <class S, int D>
+struct Body {
+    Pose<S, D> pose;                                        ///< centre of mass and orientation
+    Vec<S, D> v = Vec<S, D>::Zero();                        ///< linear velocity
+    Angular<S, D> omega = Rotation<S, D>::zero_angular();   ///< angular velocity (world)
+    S inv_mass{0};                                          ///< 1/m; 0: immovable
+    /// 1/I: 2D about the centre of mass; 3D the principal moments' inverses along the body's axes.
+    Vec<S, D == 2 ? 1 : 3> inv_inertia = Vec<S, D == 2 ? 1 : 3>::Zero();
+};
+
+/// The BodyView over an array of `Body`.
+template <class S, int D>
+BodyView<S, D> view(Body<S, D>* bodies, std::size_t count) noexcept
+{
+    BodyView<S, D> v;
+    v.count = count;
+    if (count == 0) return v;
+    const std::ptrdiff_t stride = sizeof(Body<S, D>);
+    v.position = {bodies[0].pose.p.data(), stride};
+    if constexpr (D == 2) v.rotation = {&bodies[0].pose.q.c, stride};
+    else v.rotation = {bodies[0].pose.q.coeffs().data(), stride};
+    v.velocity = {bodies[0].v.data(), stride};
+    if constexpr (D == 2) v.angular_velocity = {&bodies[0].omega, stride};
+    else v.angular_velocity = {bodies[0].omega.data(), stride};
+    v.inv_mass = {&bodies[0].inv_mass, stride};
+    v.inv_inertia = {bodies[0].inv_inertia.data(), stride};
+    return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+/// What a step does, with the defaults of Box2D v3 where it has one (docs/solver.md).
+/// \tparam S  the scalar type
+/// \tparam D  2 or 3
+template <class S, int D>
 struct SolverSettings {
-    int velocity_iterations{8};  ///< passes over every point per step
-    int position_iterations{3};  ///< passes of the split impulse (split_impulse only)
-    PositionCorrection correction{PositionCorrection::split_impulse};  ///< how penetration is removed
-    S percent{S(0.2)};  ///< fraction of the overlap beyond `slop` removed per step
-    S slop{S(0.005)};   ///< overlap left alone, so resting contacts stay touching
-    bool warm_start{true};  ///< start each step from the last step's matched impulses
+    Vec<S, D> gravity = Vec<S, D>::Zero();  ///< m/s^2, applied to every body with inv_mass > 0
+    int substeps{4};                        ///< substeps per step, >= 1
+    /// Stiffness of a contact as a spring, Hz. Capped at a quarter of the substep rate (60 Hz at
+    /// 60 Hz x 4 substeps), above which the implicit spring cannot follow.
+    S contact_hertz{30};
+    S contact_damping_ratio{10};  ///< damping ratio of the contact spring (10: heavily overdamped)
+    /// A contact with an immovable body is this many times stiffer (a pile must not sink into the
+    /// ground under its own weight).
+    S static_hertz_scale{2};
+    S push_out_speed{3};  ///< m/s: the fastest overlap is pushed apart
+    S max_linear_speed{400};  ///< m/s: no body moves faster (a guard against tunnelling and blow-up)
+    bool warm_start{true};  ///< start each step from the impulses of the last
+    int relax_iterations{1};  ///< passes without bias per substep (>= 0)
 };
 
-/// The sequential-impulse solver. Keeps the previous step's impulses and scratch storage between
-/// steps; after the largest step so far, a step allocates nothing. Deterministic: the same input
-/// gives bitwise the same output (no threads, no hashing; the solve order, `interleave_runs`, follows from
-/// the order the contacts are given in).
+// ---------------------------------------------------------------------------------------------
+// The solver
+
+/// The soft-step solver (see the top of this file). Keeps the last step's impulses, keyed by
+/// `Manifold::key` and `ManifoldPoint::feature`, and its scratch storage between steps: after
+/// `reserve` (or the largest step so far) a step allocates nothing. Deterministic: the same input
+/// gives bitwise the same output (no threads, no hashing; contacts are solved in the order given).
 ///
-/// `step` is the whole step. An engine that wants to time the phases or interleave its own
-/// constraints with the contacts calls them itself, exactly as `step` does:
-///
-///     solver.prepare(bodies, body_count, manifolds, manifold_count, dt);  // 1, 2
-///     for (int i = 0; i < solver.settings.velocity_iterations; ++i)
-///         solver.solve_velocities();                                        // 3
-///     solver.finish();                                                      // 4, 5
+/// **Warm-start keys.** A manifold's `key` names the pair, and each point's `feature` names the point
+/// within it. Rules: a pair keeps its key from step to step; no two manifolds of a step share a key
+/// (checked in debug builds, as are two points of a manifold with one feature); a key's pair must not
+/// change bodies (checked in debug builds, by the bodies' inverse masses). Key 0 asks the solver to
+/// make one from the two bodies: from their `BodyView::id`s when given, else from their indices,
+/// whichever body is A. Index-made keys are right only while the body array keeps its order: after
+/// reordering or compacting it, call `reset()`, or give ids. Reading a pair as (B, A) instead of
+/// (A, B) is the same contact: the key does not change and feature ids are read with their halves
+/// swapped (manifold.hpp), so the impulses carry over.
+/// \tparam S  float or double
+/// \tparam D  2 or 3
 template <class S, int D>
 class Solver {
 public:
-    using Body = RigidBody<S, D>;  ///< the body type the solver works on
+    static_assert(D == 2 || D == 3, "impulse works in 2D and 3D");
+    using Manifold_t = Manifold<S, D>;  ///< the contacts it takes
 
-    /// Accumulated impulses of one point at the end of a step (for inspection and tests).
+    /// The impulses of one point in the last step.
     struct PointImpulse {
-        S jn{0};                                    ///< accumulated normal impulse, >= 0
-        Vec<S, D - 1> jt = Vec<S, D - 1>::Zero();  ///< accumulated friction along each tangent axis
+        S jn{0};  ///< normal impulse of one substep at the end of the step (warm-starts the next)
+        Vec<S, D - 1> jt = Vec<S, D - 1>::Zero();  ///< friction of one substep, along each tangent axis
+        S total{0};  ///< normal impulse over the whole step (restitution included)
     };
 
-    SolverSettings<S> settings;  ///< used by the next step
+    SolverSettings<S, D> settings;  ///< used by the next step
 
-    /// Solves one step of length `dt` for `manifold_count` contacts over `body_count` bodies
-    /// (velocities updated in place). Call `position_velocity` to integrate positions afterwards.
-    void step(Body* bodies, std::size_t body_count, const Manifold<S, D>* manifolds, std::size_t manifold_count,
-              S dt) noexcept
-    {
-        prepare(bodies, body_count, manifolds, manifold_count, dt);
-        for (int it = 0; it < settings.velocity_iterations; ++it) solve_velocities();
-        finish();
-    }
-
-    /// Phases 1 and 2 of a step: precomputes every point's rows from the bodies as they are now
-    /// and warm starts them. `bodies` must stay valid, and untouched, until `finish`.
-    void prepare(Body* bodies, std::size_t body_count, const Manifold<S, D>* manifolds, std::size_t manifold_count,
-                 S dt) noexcept
+    /// One step of length `dt` over the bodies of `bodies` and the contacts `manifolds[0, count)`:
+    /// poses and velocities are updated in place.
+    void step(const BodyView<S, D>& bodies, const Manifold<S, D>* manifolds, std::size_t count, S dt) noexcept
     {
         IMPULSE_ASSERT(dt > S(0), "the time step must be positive");
-        bodies_ = bodies;
-        body_count_ = body_count;
-        dt_ = dt;
-        motion_.resize(body_count);
-        for (std::size_t i = 0; i < body_count; ++i) motion_[i] = Motion<S, D>(bodies[i]);
-        rows_.clear();
-        aux_.clear();
-        push_.clear();
-        first_.clear();
-        for (std::size_t m = 0; m < manifold_count; ++m) add(manifolds[m], dt);
-        if (settings.warm_start) warm_start();
-        for (std::size_t i = 0; i < rows_.size(); ++i) rows_[i].mu = aux_[i].sticking ? aux_[i].mu_s : aux_[i].mu_k;
-        interleave();
-    }
-
-    /// Phase 3: one pass of the velocity iterations over every point (in the solve order: see
-    /// `interleave_runs`).
-    void solve_velocities() noexcept
-    {
-        Motion<S, D>* const motion = motion_.data();
-        for (Row& r : rows_) {
-            Motion<S, D> A = motion[r.a];
-            Motion<S, D> B = motion[r.b];
-            // Friction first, within the cone of the current normal impulse, then the normal
-            // (non-penetration matters more than friction). Both speeds are read before either
-            // impulse is applied: the friction impulse changes the normal speed by knt per unit
-            // (K's off-diagonal terms n.K.t), so vn after it is vn + knt.dPt: what reading it again
-            // after applying friction would give (to rounding), without waiting for that.
-            const S cap = r.mu * r.jn;
-            S vn = r.n.speed(A, B);
-            if constexpr (D == 2) {
-                const S dPt = accumulate(r.jt[0], -r.t[0].mass * r.t[0].speed(A, B), -cap, cap);
-                r.t[0].apply(A, B, dPt);
-                vn += r.knt[0] * dPt;
-            } else {
-                // Both tangents at once, then clamp the accumulated vector to the disc |Pt| <= cap.
-                const Vec<S, 2> old = r.jt;
-                Vec<S, 2> next(old[0] - r.t[0].mass * r.t[0].speed(A, B), old[1] - r.t[1].mass * r.t[1].speed(A, B));
-                const S size = next.norm();
-                if (size > cap) next *= cap / size;  // size > cap >= 0: no division by 0
-                r.jt = next;
-                const Vec<S, 2> dPt = next - old;
-                r.t[0].apply(A, B, dPt[0]);
-                r.t[1].apply(A, B, dPt[1]);
-                vn += r.knt.dot(dPt);
-            }
-            // Normal: reach the target normal speed, keeping the accumulated impulse >= 0.
-            const S dn = accumulate(r.jn, r.n.mass * (r.target - vn), S(0), std::numeric_limits<S>::max());
-            r.n.apply(A, B, dn);
-            motion[r.a] = A;
-            motion[r.b] = B;
+        IMPULSE_ASSERT(settings.substeps >= 1, "at least one substep");
+        IMPULSE_ASSERT(settings.relax_iterations >= 0, "relax_iterations must be >= 0");
+        const int n = settings.substeps < 1 ? 1 : settings.substeps;
+        const S h = dt / S(n), inv_h = S(n) / dt;
+        load_bodies(bodies);
+        prepare(bodies, manifolds, count, h);
+        for (int i = 0; i < n; ++i) {
+            integrate_velocities(bodies, h);
+            if (settings.warm_start) warm_start();
+            solve(inv_h, true);
+            integrate_positions(h);
+            for (int r = 0; r < settings.relax_iterations; ++r) solve(inv_h, false);
         }
+        restitution();
+        store(h);
+        write_bodies(bodies);
     }
 
-    /// Phases 4 and 5: position correction, the velocities written back into the bodies given to
-    /// `prepare` (movable ones only: an immovable body is never written), and the impulses kept
-    /// for the next step's warm start.
-    void finish() noexcept
-    {
-        solve_positions();
-        for (std::size_t i = 0; i < body_count_; ++i) {
-            Body& b = bodies_[i];
-            if (!movable(b)) continue;
-            b.v = motion_[i].v;
-            b.omega = motion_[i].omega;
-        }
-        store();
-    }
-
-    /// The velocity to integrate body i's position with after a step: v plus the split impulse's
-    /// pseudo velocity (which is then discarded). 3D callers integrate orientation with
-    /// `position_angular_velocity`.
-    Vec<S, D> position_velocity(const Body* bodies, std::size_t i) const noexcept
-    {
-        return i < pseudo_.size() && use_pseudo_ ? Vec<S, D>(bodies[i].v + pseudo_[i].v) : bodies[i].v;
-    }
-
-    /// The angular velocity to integrate body i's orientation with after a step.
-    Angular<S, D> position_angular_velocity(const Body* bodies, std::size_t i) const noexcept
-    {
-        if (i < pseudo_.size() && use_pseudo_) return bodies[i].omega + pseudo_[i].omega;
-        return bodies[i].omega;
-    }
-
-    /// Accumulated impulses of point `p` of manifold `m` in the last step.
+    /// Impulses of point `p` of manifold `m` (as given to the last step).
     PointImpulse impulse(std::size_t m, int p) const noexcept
     {
-        const Row& r = rows_[slot_[first_[m] + std::size_t(p)]];
-        return {r.jn, r.jt};
+        PointImpulse r;
+        const std::uint32_t c = constraint_of_[m];
+        if (c == none || p >= constraints_[c].count) return r;
+        const Point& pt = points_[constraints_[c].first + std::size_t(p)];
+        r.jn = pt.jn;
+        r.jt = pt.jt;
+        r.total = pt.total;
+        return r;
     }
 
-    /// The solve order. The points are swept in `interleave_runs` interleaved runs: points 0, 8, 16, ...
-    /// of the given order, then 1, 9, 17, ..., and so on; every pass still solves every point once.
-    /// Points that follow each other in a contact list usually share a body (a body's contacts are
-    /// listed together), and a point cannot start before the one before it has written that body's
-    /// velocity; points 8 apart rarely share one, so the processor overlaps their work (about 30%
-    /// faster on the settled ball pit, with the same quality). The order depends only on the input
-    /// order, so the solver stays deterministic.
-    static constexpr std::size_t interleave_runs = 8;
-
-    /// Points (rows) in the last step: the sum of the manifolds' `count`.
-    std::size_t point_count() const noexcept { return rows_.size(); }
-
-    /// Forgets the warm-start cache (e.g. after teleporting bodies).
+    /// Forgets the warm-start cache (after teleporting bodies or reordering them under index keys).
     void reset() noexcept { cache_.clear(); }
 
-    /// Makes room for steps of up to `bodies` bodies, `manifolds` manifolds and `points` points in
-    /// all, so that no step up to that size allocates (without it, the first step of each new
-    /// largest size does). The only call that may throw (std::bad_alloc, std::length_error).
+    /// Makes room for steps of up to `bodies` bodies, `manifolds` manifolds and `points` points, so
+    /// that no step up to that size allocates. The only call that may throw (std::bad_alloc).
     void reserve(std::size_t bodies, std::size_t manifolds, std::size_t points)
     {
         motion_.reserve(bodies);
-        pseudo_.reserve(bodies);
-        first_.reserve(manifolds);
-        rows_.reserve(points);
-        row_scratch_.reserve(points);
-        push_.reserve(points);
-        aux_.reserve(points);
-        slot_.reserve(points);
+        delta_.reserve(bodies);
+        inertia_.reserve(bodies);
+        movable_.reserve(bodies);
+        constraints_.reserve(manifolds);
+        constraint_of_.reserve(manifolds);
+        points_.reserve(points);
         cache_.reserve(points);
+        next_cache_.reserve(points);
     }
 
 private:
-    // What a velocity pass reads and writes for one point (kept small: a pass streams through these).
-    struct Row {
-        ContactAxis<S, D> n;         // the normal axis
-        ContactAxis<S, D> t[D - 1];  // the tangent axes: t = (-ny, nx) in 2D, contact_basis in 3D
-        S target{0};                 // normal velocity wanted: -e*vn (restitution) or the bias
-        S jn{0};                     // accumulated normal impulse
-        Vec<S, D - 1> jt = Vec<S, D - 1>::Zero();  // accumulated friction along t
-        Vec<S, D - 1> knt = Vec<S, D - 1>::Zero();  // normal speed change per unit impulse along t: n.K.t
-        S mu{0};                     // the friction coefficient in force: mu_s while sticking, else mu_k
-        std::uint32_t a{0}, b{0};    // body indices
+    using A_t = Angular<S, D>;
+    using Q = Orientation_t<S, D>;
+    static constexpr std::uint32_t none = 0xffffffffu;
+
+    // A body's pose change since prepare.
+    struct Delta {
+        Vec<S, D> dp = Vec<S, D>::Zero();
+        Q dq = identity();
     };
-    // The rest of a point's state, used once per step (in the given order).
-    struct Aux {
+
+    // One point of a constraint.
+    struct Point {
+        ContactAxis<S, D> n;            // the normal axis
+        ContactAxis<S, D> t[D - 1];     // the tangent axes
+        Vec<S, D> rA, rB;               // anchors (world, fixed for the step)
+        S base{0};                      // separation - n.(rB - rA): s = base + n.(dpB - dpA + qB rB - qA rA)
+        S jn{0};                        // accumulated normal impulse (per substep)
+        Vec<S, D - 1> jt = Vec<S, D - 1>::Zero();  // accumulated friction along t (per substep)
+        S total{0};                     // normal impulse applied over the step
+        S approach{0};                  // vn at prepare (restitution's approach speed)
+        S mu{0};                        // friction coefficient in force (mu_s while sticking, else mu_k)
+        std::uint32_t feature{0};       // as given
+    };
+
+    // One manifold.
+    struct Constraint {
+        std::uint32_t a{0}, b{0};   // body indices
+        bool write_a{false}, write_b{false};  // movable: written back
+        bool swapped{false};        // A is the body of the higher id (warm-start canonical order)
+        int count{0};
+        std::size_t first{0};       // first point in points_
+        Vec<S, D> normal = Vec<S, D>::UnitX();
+        Softness<S> soft;
+        S restitution{0}, threshold{0};
+        S rolling_resistance{0};
+        ContactAxis<S, D> roll[D - 1];  // rolling axes (angular: spin only)
+        Vec<S, D - 1> jr = Vec<S, D - 1>::Zero();  // accumulated rolling impulse
+        Vec<S, D - 1> tangent_speed = Vec<S, D - 1>::Zero();
+        std::uint64_t key{0};
+        S fingerprint_a{0}, fingerprint_b{0};  // inverse masses in canonical order (stale-key check)
+    };
+
+    // A point's impulses kept for the next step, in canonical order (A the lower id).
+    struct Cached {
         std::uint64_t key{0};
         std::uint32_t feature{0};
-        S mu_s{0}, mu_k{0};
-        bool sticking{true};   // the static coefficient caps friction (sticking last step)
-    };
-    // The split impulse of a point (in the given order: see solve_positions).
-    struct Push {
-        ContactAxis<S, D> n;       // the normal axis (a copy of the row's)
-        std::uint32_t a{0}, b{0};  // body indices
-        S penetration{0};          // overlap at the start of the step
-        S bias{0};                 // separation speed wanted from the overlap
-        S P{0};                    // accumulated normal impulse of the position passes
-    };
-    struct Cached {
-        std::uint64_t key;
-        std::uint32_t feature;
-        S jn;
-        Vec<S, D - 1> jt;
-        bool sticking;
+        S jn{0};
+        Vec<S, D> jt = Vec<S, D>::Zero();  // friction impulse on canonical B, world
+        Vec<S, D> jr = Vec<S, D>::Zero();  // rolling angular impulse on canonical B, world
+        bool sticking{true};
+        S fingerprint_a{0}, fingerprint_b{0};
         bool operator<(const Cached& o) const noexcept { return key != o.key ? key < o.key : feature < o.feature; }
     };
 
-    static std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) noexcept
+    static Q identity() noexcept
     {
-        return (std::uint64_t(a) << 32) | std::uint64_t(b);
+        if constexpr (D == 2) return Rot2<S>();
+        else return Eigen::Quaternion<S>::Identity();
     }
 
-    static bool movable(const Body& b) noexcept
-    {
-        if constexpr (D == 2) return b.inv_mass != S(0) || b.inv_inertia != S(0);
-        else return b.inv_mass != S(0) || !b.inv_inertia.isZero(S(0));
-    }
+    // ---- bodies ------------------------------------------------------------------------------
 
-    void add(const Manifold<S, D>& c, S dt) noexcept
+    void load_bodies(const BodyView<S, D>& bodies) noexcept
     {
-        IMPULSE_ASSERT(c.a < body_count_ && c.b < body_count_, "manifold body index out of range");
-        IMPULSE_ASSERT(c.a != c.b, "a body cannot touch itself");
-        IMPULSE_ASSERT(is_unit(c.n), "the contact normal must be a unit vector");
-        IMPULSE_ASSERT((c.count >= 0 && c.count <= Manifold<S, D>::max_points), "manifold point count out of range");
-        first_.push_back(rows_.size());
-        const Eigen::Matrix<S, D, D> basis = contact_basis(c.n);
-        for (int i = 0; i < c.count; ++i) {
-            const ManifoldPoint<S, D>& mp = c.points[i];
-            const RigidContact<S, D> rc(bodies_[c.a], mp.rA, bodies_[c.b], mp.rB);
-            Row r;
-            r.a = c.a;
-            r.b = c.b;
-            r.n = ContactAxis<S, D>(rc, c.n);
-            const Eigen::Matrix<S, D, D> K = rc.inverse_mass_matrix();
-            for (int j = 0; j < D - 1; ++j) {
-                const Vec<S, D> t = basis.col(j + 1);
-                r.t[j] = ContactAxis<S, D>(rc, t);
-                r.knt[j] = c.n.dot(K * t);
+        const std::size_t n = bodies.count;
+        motion_.resize(n);
+        delta_.resize(n);
+        inertia_.resize(n);
+        movable_.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            Motion<S, D>& m = motion_[i];
+            m.v = Eigen::Map<const Vec<S, D>>(bodies.velocity[i]);
+            if constexpr (D == 2) m.omega = *bodies.angular_velocity[i];
+            else m.omega = Eigen::Map<const Vec<S, 3>>(bodies.angular_velocity[i]);
+            m.inv_mass = *bodies.inv_mass[i];
+            delta_[i] = Delta();
+            if constexpr (D == 2) {
+                inertia_[i] = *bodies.inv_inertia[i];
+                movable_[i] = m.inv_mass != S(0) || inertia_[i] != S(0);
+            } else {
+                const Eigen::Matrix<S, 3, 3> R = orientation(bodies, i).toRotationMatrix();
+                const Vec<S, 3> principal = Eigen::Map<const Vec<S, 3>>(bodies.inv_inertia[i]);
+                inertia_[i] = R * principal.asDiagonal() * R.transpose();
+                movable_[i] = m.inv_mass != S(0) || !principal.isZero(S(0));
             }
-            // Restitution from the approach speed before solving: vn' = -e*vn.
-            const S vn = rc.relative_velocity().dot(c.n);
-            const S e = effective_restitution(c.coefficients.restitution, vn, c.coefficients.threshold);
-            r.target = vn < S(0) ? -e * vn : S(0);
-            Aux x;
-            Push push;
-            x.key = pair_key(c.a, c.b);
-            x.feature = mp.feature;
-            x.mu_s = c.coefficients.friction.mu_s;
-            x.mu_k = c.coefficients.friction.mu_k;
-            if (settings.correction == PositionCorrection::baumgarte) {
-                // bias = percent * max(pen - slop, 0) / dt: the separation speed that removes
-                // `percent` of the excess overlap in one step, as a real velocity.
-                const S excess = -mp.separation - settings.slop;
-                const S bias = excess > S(0) ? settings.percent * excess / dt : S(0);
-                if (bias > r.target) r.target = bias;
-            } else if (settings.correction == PositionCorrection::split_impulse) {
-                push.penetration = -mp.separation;  // the bias follows from it after the velocities
-            }
-            push.n = r.n;
-            push.a = c.a;
-            push.b = c.b;
-            rows_.push_back(r);
-            aux_.push_back(x);
-            push_.push_back(push);
         }
     }
 
-    // Matches each point with last step's (same bodies, same feature) and applies its impulses.
-    // The cache is sorted; points usually arrive in the same order as last step, so the search
-    // gallops forward from the previous match (linear time for sorted input), and starts over
-    // from the beginning when the order goes back.
-    void warm_start() noexcept
+    static Q orientation(const BodyView<S, D>& bodies, std::size_t i) noexcept
+    {
+        if constexpr (D == 2) {
+            if (bodies.angle) return Rot2<S>::from_angle(*bodies.angle[i]);
+            const S* q = bodies.rotation[i];
+            return Rot2<S>(q[0], q[1]);
+        } else {
+            const S* q = bodies.rotation[i];
+            return Eigen::Quaternion<S>(q[3], q[0], q[1], q[2]);  // (w, x, y, z)
+        }
+    }
+
+    void integrate_velocities(const BodyView<S, D>& bodies, S h) noexcept
+    {
+        const std::size_t n = motion_.size();
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!movable_[i]) continue;
+            Motion<S, D>& m = motion_[i];
+            // v += h (g + F/m): gravity for bodies with mass; the caller's force and torque.
+            if (m.inv_mass > S(0)) m.v += h * settings.gravity;
+            if (bodies.force) m.v += (h * m.inv_mass) * Eigen::Map<const Vec<S, D>>(bodies.force[i]);
+            if (bodies.torque) {
+                if constexpr (D == 2) m.omega += h * inertia_[i] * *bodies.torque[i];
+                else m.omega += h * (inertia_[i] * Eigen::Map<const Vec<S, 3>>(bodies.torque[i]));
+            }
+        }
+    }
+
+    void integrate_positions(S h) noexcept
+    {
+        const std::size_t n = motion_.size();
+        const S max2 = settings.max_linear_speed * settings.max_linear_speed;
+        for (std::size_t i = 0; i < n; ++i) {
+            Motion<S, D>& m = motion_[i];
+            if (movable_[i]) {
+                const S v2 = m.v.squaredNorm();
+                if (v2 > max2) m.v *= settings.max_linear_speed / std::sqrt(v2);
+            }
+            Delta& d = delta_[i];
+            d.dp += h * m.v;
+            d.dq = turn(d.dq, h, m.omega);
+        }
+    }
+
+    // q turned by the angle h omega, normalised (2D: q + h omega perp(q); 3D: q + h/2 (0, omega) q).
+    static Q turn(const Q& q, S h, const A_t& omega) noexcept
+    {
+        if constexpr (D == 2) {
+            const S a = h * omega;
+            const S c = q.c - a * q.s, s = q.s + a * q.c;
+            const S len = std::sqrt(c * c + s * s);
+            return Rot2<S>(c / len, s / len);
+        } else {
+            const Vec<S, 3> w = (S(0.5) * h) * omega;
+            Eigen::Quaternion<S> r;
+            r.w() = q.w() - w.dot(q.vec());
+            r.vec() = q.vec() + q.w() * w + w.cross(q.vec());
+            r.normalize();
+            return r;
+        }
+    }
+
+    void write_bodies(const BodyView<S, D>& bodies) noexcept
+    {
+        const std::size_t n = motion_.size();
+        for (std::size_t i = 0; i < n; ++i) {
+            // An immovable body at rest is not written at all (not even its rotation renormalised).
+            if (!movable_[i] && motion_[i].v == Vec<S, D>::Zero() && motion_[i].omega == Rotation<S, D>::zero_angular())
+                continue;
+            const Delta& d = delta_[i];
+            Eigen::Map<Vec<S, D>> p(bodies.position[i]);
+            p += d.dp;
+            if constexpr (D == 2) {
+                if (bodies.angle) {
+                    *bodies.angle[i] += std::atan2(d.dq.s, d.dq.c);
+                } else {
+                    S* q = bodies.rotation[i];
+                    const Rot2<S> r = d.dq * Rot2<S>(q[0], q[1]);
+                    const S len = std::sqrt(r.c * r.c + r.s * r.s);
+                    q[0] = r.c / len;
+                    q[1] = r.s / len;
+                }
+            } else {
+                S* q = bodies.rotation[i];
+                Eigen::Quaternion<S> r = d.dq * Eigen::Quaternion<S>(q[3], q[0], q[1], q[2]);
+                r.normalize();
+                q[0] = r.x();
+                q[1] = r.y();
+                q[2] = r.z();
+                q[3] = r.w();
+            }
+            if (!movable_[i]) continue;
+            Eigen::Map<Vec<S, D>>(bodies.velocity[i]) = motion_[i].v;
+            if constexpr (D == 2) *bodies.angular_velocity[i] = motion_[i].omega;
+            else Eigen::Map<Vec<S, 3>>(bodies.angular_velocity[i]) = motion_[i].omega;
+        }
+    }
+
+    // ---- contacts ----------------------------------------------------------------------------
+
+    std::uint64_t id_of(const BodyView<S, D>& bodies, std::uint32_t i) const noexcept
+    {
+        return bodies.id ? *bodies.id[i] : std::uint64_t(i);
+    }
+
+    void prepare(const BodyView<S, D>& bodies, const Manifold<S, D>* manifolds, std::size_t count, S h) noexcept
+    {
+        constraints_.clear();
+        points_.clear();
+        constraint_of_.assign(count, none);
+        const S hertz = std::min(settings.contact_hertz, S(0.25) / h);
+        const Softness<S> soft = make_softness(hertz, settings.contact_damping_ratio, h);
+        const Softness<S> stiff = make_softness(settings.static_hertz_scale * hertz, settings.contact_damping_ratio, h);
+        const S scale = cache_h_ > S(0) ? h / cache_h_ : S(1);  // impulses per substep: rescale to this h
+        for (std::size_t m = 0; m < count; ++m) {
+            const Manifold<S, D>& mf = manifolds[m];
+            IMPULSE_ASSERT(mf.a < bodies.count && mf.b < bodies.count, "manifold body index out of range");
+            IMPULSE_ASSERT(mf.a != mf.b, "a body cannot touch itself");
+            IMPULSE_ASSERT((mf.count >= 0 && mf.count <= Manifold<S, D>::max_points), "manifold point count out of range");
+            if (mf.count <= 0) continue;
+            IMPULSE_ASSERT(is_unit(mf.n), "the contact normal must be a unit vector");
+            if (!movable_[mf.a] && !movable_[mf.b]) continue;  // nothing can move
+            constraint_of_[m] = std::uint32_t(constraints_.size());
+            Constraint c;
+            c.a = mf.a;
+            c.b = mf.b;
+            c.write_a = movable_[mf.a];
+            c.write_b = movable_[mf.b];
+            c.count = mf.count;
+            c.first = points_.size();
+            c.normal = mf.n;
+            c.soft = c.write_a && c.write_b ? soft : stiff;
+            c.restitution = mf.coefficients.restitution;
+            c.threshold = mf.coefficients.threshold;
+            c.rolling_resistance = mf.rolling_resistance;
+            const std::uint64_t ia = id_of(bodies, mf.a), ib = id_of(bodies, mf.b);
+            c.swapped = ia > ib;
+            c.key = mf.key != 0 ? mf.key : (std::min(ia, ib) << 32) ^ std::max(ia, ib);
+            c.fingerprint_a = c.swapped ? motion_[mf.b].inv_mass : motion_[mf.a].inv_mass;
+            c.fingerprint_b = c.swapped ? motion_[mf.a].inv_mass : motion_[mf.b].inv_mass;
+            const Eigen::Matrix<S, D, D> basis = contact_basis(mf.n);
+            for (int k = 0; k < D - 1; ++k) c.tangent_speed[k] = mf.tangent_velocity.dot(basis.col(k + 1));
+            const Mass body_a{motion_[mf.a].inv_mass, inertia_[mf.a]}, body_b{motion_[mf.b].inv_mass, inertia_[mf.b]};
+            // Rolling: an angular impulse about the tangent axes (2D: about the plane's normal).
+            if constexpr (D == 2) {
+                c.roll[0] = spin_axis(body_a, body_b, S(1));
+            } else {
+                for (int k = 0; k < 2; ++k) c.roll[k] = spin_axis(body_a, body_b, Vec<S, 3>(basis.col(k + 1)));
+            }
+            for (int i = 0; i < mf.count; ++i) {
+                const ManifoldPoint<S, D>& mp = mf.points[i];
+                Point p;
+                p.rA = mp.rA;
+                p.rB = mp.rB;
+                const RigidPair pair{body_a, mp.rA, body_b, mp.rB};
+                p.n = ContactAxis<S, D>(pair, mf.n);
+                for (int k = 0; k < D - 1; ++k) p.t[k] = ContactAxis<S, D>(pair, Vec<S, D>(basis.col(k + 1)));
+                p.base = mp.separation - mf.n.dot(mp.rB - mp.rA);
+                p.approach = p.n.speed(motion_[mf.a], motion_[mf.b]);
+                p.mu = mf.coefficients.friction.mu_s;
+                p.feature = mp.feature;
+                points_.push_back(p);
+            }
+            if (settings.warm_start) find_warm_start(c, mf, scale);
+            constraints_.push_back(c);
+        }
+    }
+
+    // The mass properties of a body as a ContactAxis needs them.
+    struct Mass {
+        S inv_mass;
+        Inertia<S, D> inv_inertia;
+    };
+    // A contact between two of them at anchors rA, rB: the model ContactAxis is built from.
+    struct RigidPair {
+        const Mass& A;
+        Vec<S, D> rA;
+        const Mass& B;
+        Vec<S, D> rB;
+        S inverse_mass(const Vec<S, D>& d) const noexcept
+        {
+            S k = A.inv_mass + B.inv_mass;
+            if constexpr (D == 2) {
+                const S ra = cross(rA, d), rb = cross(rB, d);
+                k += ra * ra * A.inv_inertia + rb * rb * B.inv_inertia;
+            } else {
+                const Vec<S, 3> ra = rA.cross(d), rb = rB.cross(d);
+                k += ra.dot(A.inv_inertia * ra) + rb.dot(B.inv_inertia * rb);
+            }
+            return k;
+        }
+    };
+
+    // An axis that only turns: relative angular velocity along `axis`, effective mass
+    // 1 / (axis.(IA^-1 + IB^-1) axis). Built as a ContactAxis with d = 0 and the arms set to the axis.
+    static ContactAxis<S, D> spin_axis(const Mass& a, const Mass& b, const A_t& axis) noexcept
+    {
+        ContactAxis<S, D> r;
+        r.d = Vec<S, D>::Zero();
+        r.armA = axis;
+        r.armB = axis;
+        r.spinA = a.inv_inertia * axis;
+        r.spinB = b.inv_inertia * axis;
+        const S k = detail::angular_dot(axis, r.spinA) + detail::angular_dot(axis, r.spinB);
+        r.mass = k > S(0) ? S(1) / k : S(0);
+        return r;
+    }
+
+    void find_warm_start(Constraint& c, const Manifold<S, D>& mf, S scale) noexcept
+    {
+        for (int i = 0; i < c.count; ++i) {
+            Point& p = points_[c.first + std::size_t(i)];
+            const std::uint32_t feature = c.swapped ? swap_feature(mf.points[i].feature) : mf.points[i].feature;
+            Cached probe;
+            probe.key = c.key;
+            probe.feature = feature;
+            const Cached* hit = lookup(probe);
+            if (!hit) continue;
+            IMPULSE_ASSERT(hit->fingerprint_a == c.fingerprint_a && hit->fingerprint_b == c.fingerprint_b,
+                           "a warm-start key matched a pair of other bodies: call reset() after reordering the "
+                           "bodies, or give them ids (BodyView::id) or the manifolds keys of their own");
+            const S sign = c.swapped ? S(-1) : S(1);  // canonical B is this manifold's A when swapped
+            p.jn = scale * hit->jn;
+            for (int k = 0; k < D - 1; ++k) p.jt[k] = scale * sign * hit->jt.dot(p.t[k].d);
+            p.mu = hit->sticking ? mf.coefficients.friction.mu_s : mf.coefficients.friction.mu_k;
+            if (i == 0) {
+                for (int k = 0; k < D - 1; ++k) c.jr[k] = scale * sign * roll_component(c, hit->jr, k);
+            }
+        }
+    }
+
+    // The component of a world angular impulse along rolling axis k.
+    static S roll_component(const Constraint& c, const Vec<S, D>& w, int k) noexcept
+    {
+        if constexpr (D == 2) {
+            (void)c;
+            (void)k;
+            return w[0];
+        } else {
+            return w.dot(Vec<S, 3>(c.roll[k].armA));
+        }
+    }
+
+    // The cached point with probe's key and feature, or null. The cache is sorted; contacts usually
+    // come in the same order as last step, so the search gallops forward from the last hit.
+    const Cached* lookup(const Cached& probe) noexcept
     {
         const std::size_t n = cache_.size();
-        std::size_t cur = 0;
-        for (std::size_t i = 0; i < rows_.size(); ++i) {
-            Row& r = rows_[i];
-            Aux& x = aux_[i];
-            const Cached probe{x.key, x.feature, S(0), Vec<S, D - 1>::Zero(), true};
-            if (i > 0 && probe < Cached{aux_[i - 1].key, aux_[i - 1].feature, S(0), Vec<S, D - 1>::Zero(), true})
-                cur = 0;  // out of order: every cache entry below `cur` may be a candidate again
-            // Invariant: cache_[j] < probe for every j < cur. Find a bracket [lo, hi) by doubling.
-            std::size_t lo = cur, hi = cur, stride = 1;
-            while (hi < n && cache_[hi] < probe) {
-                lo = hi + 1;
-                hi = lo + stride;
-                stride *= 2;
+        if (n == 0) return nullptr;
+        // Every entry below the cursor must be below the probe; when the probe goes back, start over.
+        if (cursor_ > n || (cursor_ > 0 && !(cache_[cursor_ - 1] < probe))) cursor_ = 0;
+        std::size_t lo = cursor_, hi = cursor_, stride = 1;
+        while (hi < n && cache_[hi] < probe) {
+            lo = hi + 1;
+            hi = lo + stride;
+            stride *= 2;
+        }
+        if (hi > n) hi = n;
+        const auto it = std::lower_bound(cache_.begin() + std::ptrdiff_t(lo), cache_.begin() + std::ptrdiff_t(hi), probe);
+        cursor_ = std::size_t(it - cache_.begin());
+        if (it == cache_.end() || it->key != probe.key || it->feature != probe.feature) return nullptr;
+        return &*it;
+    }
+
+    void warm_start() noexcept
+    {
+        Motion<S, D>* const motion = motion_.data();
+        for (Constraint& c : constraints_) {
+            Motion<S, D> A = motion[c.a], B = motion[c.b];
+            for (int i = 0; i < c.count; ++i) {
+                Point& p = points_[c.first + std::size_t(i)];
+                p.n.apply(A, B, p.jn);
+                p.total += p.jn;
+                for (int k = 0; k < D - 1; ++k) p.t[k].apply(A, B, p.jt[k]);
             }
-            if (hi > n) hi = n;
-            const auto it = std::lower_bound(cache_.begin() + std::ptrdiff_t(lo), cache_.begin() + std::ptrdiff_t(hi), probe);
-            cur = std::size_t(it - cache_.begin());
-            if (it == cache_.end() || it->key != x.key || it->feature != x.feature) continue;
-            r.jn = it->jn;
-            r.jt = it->jt;
-            x.sticking = it->sticking;
-            Motion<S, D>& A = motion_[r.a];
-            Motion<S, D>& B = motion_[r.b];
-            r.n.apply(A, B, r.jn);
-            for (int j = 0; j < D - 1; ++j) r.t[j].apply(A, B, r.jt[j]);
+            for (int k = 0; k < D - 1; ++k) c.roll[k].apply(A, B, c.jr[k]);
+            if (c.write_a) motion[c.a] = A;
+            if (c.write_b) motion[c.b] = B;
         }
     }
 
-    // Moves the rows from the given order into the solve order.
-    void interleave() noexcept
+    // The separation of point p now: s = base + n.(dpB - dpA + qB rB - qA rA).
+    S separation(const Constraint& c, const Point& p) const noexcept
     {
-        const std::size_t n = rows_.size(), q = n / interleave_runs, extra = n % interleave_runs;
-        slot_.resize(n);
-        row_scratch_.resize(n);
-        for (std::size_t k = 0; k < n; ++k) {
-            // run l holds q (+1 for the first `extra` runs) points and starts at l*q + min(l, extra)
-            const std::size_t run = k % interleave_runs;
-            slot_[k] = run * q + std::min(run, extra) + k / interleave_runs;
-            row_scratch_[slot_[k]] = rows_[k];
+        const Delta& da = delta_[c.a];
+        const Delta& db = delta_[c.b];
+        Vec<S, D> ds = db.dp - da.dp;
+        if constexpr (D == 2) {
+            ds += db.dq.rotate(p.rB) - da.dq.rotate(p.rA);
+        } else {
+            ds += db.dq * p.rB - da.dq * p.rA;
         }
-        rows_.swap(row_scratch_);
+        return p.base + c.normal.dot(ds);
     }
 
-    void solve_positions() noexcept
+    // One pass over every contact: the normal impulses (soft with `bias`, rigid without), then
+    // friction within +-mu jn of each point, then rolling resistance.
+    void solve(S inv_h, bool bias) noexcept
     {
-        use_pseudo_ = settings.correction == PositionCorrection::split_impulse;
-        if (!use_pseudo_) return;
-        // Pseudo motions: the same masses, velocities starting at zero. Impulses here move
-        // positions only; real velocities never see them, so recovering penetration adds no
-        // kinetic energy.
-        pseudo_.resize(body_count_);
-        for (std::size_t i = 0; i < body_count_; ++i) {
-            pseudo_[i] = Motion<S, D>();
-            pseudo_[i].inv_mass = motion_[i].inv_mass;
+        Motion<S, D>* const motion = motion_.data();
+        const S push_out = settings.push_out_speed;
+        for (Constraint& c : constraints_) {
+            Motion<S, D> A = motion[c.a], B = motion[c.b];
+            S sum_jn{0};
+            for (int i = 0; i < c.count; ++i) {
+                Point& p = points_[c.first + std::size_t(i)];
+                const S s = separation(c, p);
+                const S vn = p.n.speed(A, B);
+                const S j = soft_normal(p.jn, vn, s, p.n.mass, inv_h, c.soft, push_out, bias);
+                p.n.apply(A, B, j);
+                p.total += j;
+                sum_jn += p.jn;
+            }
+            for (int i = 0; i < c.count; ++i) {
+                Point& p = points_[c.first + std::size_t(i)];
+                const S cap = p.mu * p.jn;
+                if constexpr (D == 2) {
+                    const S vt = p.t[0].speed(A, B) - c.tangent_speed[0];
+                    const S j = accumulate(p.jt[0], -p.t[0].mass * vt, -cap, cap);
+                    p.t[0].apply(A, B, j);
+                } else {
+                    // Both tangents, then the accumulated vector clamped to the disc |jt| <= cap.
+                    const Vec<S, 2> old = p.jt;
+                    Vec<S, 2> next(old[0] - p.t[0].mass * (p.t[0].speed(A, B) - c.tangent_speed[0]),
+                                   old[1] - p.t[1].mass * (p.t[1].speed(A, B) - c.tangent_speed[1]));
+                    const S size = detail::safe_norm(next);
+                    if (size > cap) next *= cap / size;
+                    p.jt = next;
+                    p.t[0].apply(A, B, next[0] - old[0]);
+                    p.t[1].apply(A, B, next[1] - old[1]);
+                }
+            }
+            if (c.rolling_resistance > S(0)) {
+                const S cap = c.rolling_resistance * sum_jn;
+                if constexpr (D == 2) {
+                    const S j = accumulate(c.jr[0], -c.roll[0].mass * c.roll[0].speed(A, B), -cap, cap);
+                    c.roll[0].apply(A, B, j);
+                } else {
+                    const Vec<S, 2> old = c.jr;
+                    Vec<S, 2> next(old[0] - c.roll[0].mass * c.roll[0].speed(A, B),
+                                   old[1] - c.roll[1].mass * c.roll[1].speed(A, B));
+                    const S size = detail::safe_norm(next);
+                    if (size > cap) next *= cap / size;
+                    c.jr = next;
+                    c.roll[0].apply(A, B, next[0] - old[0]);
+                    c.roll[1].apply(A, B, next[1] - old[1]);
+                }
+            }
+            if (c.write_a) motion[c.a] = A;
+            if (c.write_b) motion[c.b] = B;
         }
-        // The overlap to remove is the one the step's solved velocities would leave, pen - vn*dt
-        // (vn > 0 separating): bias = percent * max(pen - vn*dt - slop, 0) / dt. Correcting the
-        // overlap as it will be, not as it was, keeps a pile that still sinks a little each step
-        // from lagging one step behind.
-        for (Push& x : push_) {
-            const S excess = x.penetration - x.n.speed(motion_[x.a], motion_[x.b]) * dt_ - settings.slop;
-            x.bias = excess > S(0) ? settings.percent * excess / dt_ : S(0);
+    }
+
+    // After the substeps: each point that approached faster than the threshold at prepare and took
+    // an impulse leaves at e times that speed: j = -m (vn + e approach), accumulated >= 0.
+    void restitution() noexcept
+    {
+        Motion<S, D>* const motion = motion_.data();
+        for (Constraint& c : constraints_) {
+            if (!(c.restitution > S(0))) continue;
+            Motion<S, D> A = motion[c.a], B = motion[c.b];
+            for (int i = 0; i < c.count; ++i) {
+                Point& p = points_[c.first + std::size_t(i)];
+                if (!(p.approach < -c.threshold) || !(p.total > S(0))) continue;
+                const S vn = p.n.speed(A, B);
+                const S j = accumulate(p.jn, -p.n.mass * (vn + c.restitution * p.approach), S(0),
+                                       std::numeric_limits<S>::infinity());
+                p.n.apply(A, B, j);
+                p.total += j;
+            }
+            if (c.write_a) motion[c.a] = A;
+            if (c.write_b) motion[c.b] = B;
         }
-        // In the given order, not interleaved like the velocity passes: the position passes start
-        // from nothing each step (no warm start), and a few passes only carry a push through a
-        // pile when they sweep it in the order its contacts were found (in the ball pit, interleaved
-        // passes leave the deepest overlap about 1.4 times as deep).
-        Motion<S, D>* const pseudo = pseudo_.data();
-        for (int it = 0; it < settings.position_iterations; ++it) {
-            for (Push& x : push_) {
-                if (!(x.bias > S(0)) && !(x.P > S(0))) continue;
-                Motion<S, D> A = pseudo[x.a];
-                Motion<S, D> B = pseudo[x.b];
-                const S vn = x.n.speed(A, B);
-                const S d = accumulate(x.P, x.n.mass * (x.bias - vn), S(0), std::numeric_limits<S>::max());
-                x.n.apply(A, B, d);
-                pseudo[x.a] = A;
-                pseudo[x.b] = B;
+    }
+
+    void store(S h) noexcept
+    {
+        // Both caches hold every point: after the first step of a size the swap below never leaves
+        // one of them too small, so later steps of that size allocate nothing.
+        if (next_cache_.capacity() < points_.size()) next_cache_.reserve(points_.size());
+        if (cache_.capacity() < points_.size()) cache_.reserve(points_.size());
+        next_cache_.clear();
+        for (const Constraint& c : constraints_) {
+            const S sign = c.swapped ? S(-1) : S(1);
+            Vec<S, D> jr = Vec<S, D>::Zero();
+            if constexpr (D == 2) {
+                jr[0] = sign * c.jr[0];
+            } else {
+                for (int k = 0; k < 2; ++k) jr += (sign * c.jr[k]) * Vec<S, 3>(c.roll[k].armA);
+            }
+            for (int i = 0; i < c.count; ++i) {
+                const Point& p = points_[c.first + std::size_t(i)];
+                Cached e;
+                e.key = c.key;
+                e.feature = c.swapped ? swap_feature(p.feature) : p.feature;
+                e.jn = p.jn;
+                for (int k = 0; k < D - 1; ++k) e.jt += (sign * p.jt[k]) * p.t[k].d;
+                e.jr = jr;
+                e.sticking = detail::safe_norm(p.jt) < p.mu * p.jn;  // friction was not at its bound
+                e.fingerprint_a = c.fingerprint_a;
+                e.fingerprint_b = c.fingerprint_b;
+                next_cache_.push_back(e);
             }
         }
-    }
-
-    void store() noexcept
-    {
-        cache_.clear();
-        for (std::size_t i = 0; i < rows_.size(); ++i) {  // in the given order
-            const Row& r = rows_[slot_[i]];
-            // Sticking at the end of the step: the friction clamp was not active.
-            const bool sticking = r.jt.norm() < r.mu * r.jn;
-            aux_[i].sticking = sticking;
-            cache_.push_back(Cached{aux_[i].key, aux_[i].feature, r.jn, r.jt, sticking});
+        // Points that arrive sorted by (key, feature) leave the cache sorted: no sort needed.
+        if (!std::is_sorted(next_cache_.begin(), next_cache_.end())) std::sort(next_cache_.begin(), next_cache_.end());
+        for (std::size_t i = 1; i < next_cache_.size(); ++i) {
+            IMPULSE_ASSERT(next_cache_[i - 1] < next_cache_[i],
+                           "two contact points share a warm-start key and feature: manifolds need distinct keys, "
+                           "and the points of a manifold distinct feature ids");
         }
-        // Points that arrive sorted by (bodies, feature) leave the cache sorted: no sort needed.
-        if (!std::is_sorted(cache_.begin(), cache_.end())) std::sort(cache_.begin(), cache_.end());
+        cache_.swap(next_cache_);
+        cache_h_ = h;
+        cursor_ = 0;
     }
 
-    Body* bodies_{nullptr};
-    std::size_t body_count_{0};
-    S dt_{1};
-    bool use_pseudo_{false};
-    std::vector<Motion<S, D>> motion_;  // the bodies' motion during a step
-    std::vector<Motion<S, D>> pseudo_;  // split impulse: position-only velocities
-    std::vector<Row> rows_;           // in the solve order
-    std::vector<Push> push_;          // in the given order
-    std::vector<Aux> aux_;            // in the given order
-    std::vector<std::size_t> slot_;   // where each point of the given order is in the solve order
-    std::vector<Row> row_scratch_;
-    std::vector<std::size_t> first_;  // first point of each manifold, in the given order
-    std::vector<Cached> cache_;       // last step's impulses, sorted by (key, feature)
+    std::vector<Motion<S, D>> motion_;  // velocities during the step
+    std::vector<Delta> delta_;          // pose change since prepare
+    std::vector<Inertia<S, D>> inertia_;  // world inverse inertia at prepare
+    std::vector<unsigned char> movable_;  // inverse mass or inertia not zero
+    std::vector<Constraint> constraints_;
+    std::vector<std::uint32_t> constraint_of_;  // manifold -> constraint (none: skipped)
+    std::vector<Point> points_;
+    std::vector<Cached> cache_, next_cache_;  // last step's impulses, sorted by (key, feature)
+    S cache_h_{0};                            // the substep length the cached impulses are for
+    std::size_t cursor_{0};                   // where the last warm-start lookup ended
 };
 
 }  // namespace impulse

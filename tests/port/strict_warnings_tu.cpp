@@ -107,25 +107,30 @@ S use_everything() noexcept
     sum += axis.speed(mA, mB) + axis.mass;
     sum += impulse::inverse_moment(S(2));
 
-    // solver.hpp
-    impulse::RigidBody<S, D> bodies[2] = {A, B};
-    impulse::Manifold<S, D> m2;
+    // solver.hpp, manifold.hpp, kinematics.hpp, collide.hpp
+    impulse::Body<S, D> bodies[2];
+    bodies[1].inv_mass = S(1);
+    bodies[1].pose.p = V::UnitY();
+    impulse::Sphere<S, D> ball;
+    ball.radius = S(1);
+    impulse::Manifold<S, D> m2 = impulse::collide_plane_sphere(impulse::Plane<S, D>(), bodies[0].pose, ball, bodies[1].pose);
     m2.a = 0;
     m2.b = 1;
-    m2.n = n;
     m2.coefficients = coefficients;
-    m2.count = 1;
-    m2.points[0].rA = rA;
-    m2.points[0].separation = S(-0.25);
+    m2.rolling_resistance = S(0.01);
+    m2 = impulse::flipped(impulse::flipped(m2));
+    sum += impulse::collide_spheres(ball, bodies[0].pose, ball, bodies[1].pose).points[0].separation;
     impulse::Solver<S, D> solver;
-    solver.settings.correction = impulse::PositionCorrection::baumgarte;
-    solver.step(bodies, 2, &m2, 1, S(0.015625));
-    solver.prepare(bodies, 2, &m2, 1, S(0.015625));
-    solver.solve_velocities();
-    solver.finish();
-    sum += solver.position_velocity(bodies, 1).sum() + solver.impulse(0, 0).jn;
-    sum += S(solver.point_count());
+    solver.settings.gravity = -V::UnitY();
+    solver.step(impulse::view(bodies, 2), &m2, 1, S(0.015625));
+    sum += solver.impulse(0, 0).jn + solver.impulse(0, 0).total + solver.impulse(0, 0).jt.sum();
     solver.reset();
+    solver.reserve(2, 1, 1);
+    sum += bodies[1].pose.rotate(V::UnitX()).sum() + bodies[1].pose.inverse_apply(V::UnitX()).sum();
+    sum += impulse::make_softness(S(30), S(10), S(0.25)).bias_rate;
+    S accumulated = S(0);
+    sum += impulse::soft_normal(accumulated, S(-1), S(0.5), S(1), S(4), impulse::make_softness(S(30), S(10), S(0.25)), S(3), true);
+    sum += S(impulse::swap_feature(impulse::make_feature(1, 2)));
 
     // batch.hpp: both forms, inputs as arrays and as single values (int, double and S literals)
     S vb[D][3] = {}, jn[3] = {}, jt[3] = {}, Jt[D][3] = {};
@@ -163,9 +168,9 @@ S rigid_2d() noexcept
     body.inv_inertia = impulse::inverse_moment(impulse::inertia_disk(S(2), S(0.5)) +
                                                impulse::inertia_ring(S(1), S(0.5)) +
                                                impulse::inertia_rectangle(S(1), S(2), S(0.5)));
-    impulse::Solver<S, 2> solver;
-    return impulse::cross(V(1, 2), V(3, 4)) + impulse::cross(S(2), V(1, 0)).sum() +
-           solver.position_angular_velocity(&body, 0) + body.inv_inertia;
+    const impulse::Rot2<S> q = impulse::Rot2<S>::from_angle(S(0.5));
+    return impulse::cross(V(1, 2), V(3, 4)) + impulse::cross(S(2), V(1, 0)).sum() + body.inv_inertia + q.angle() +
+           (q * q.inverse()).rotate(V(1, 0)).sum() + q.inverse_rotate(V(0, 1)).sum() + q.matrix().sum();
 }
 
 template <class S>
@@ -177,9 +182,7 @@ S rigid_3d() noexcept
                 impulse::inertia_capsule(S(1), S(0.5), S(2));
     impulse::RigidBody<S, 3> body;
     body.inv_inertia = impulse::world_inverse_inertia(I, Eigen::Matrix<S, 3, 3>::Identity());
-    impulse::Solver<S, 3> solver;
-    return impulse::cross(V(1, 0, 0), V(0, 1, 0)).sum() + solver.position_angular_velocity(&body, 0).sum() +
-           body.inv_inertia.sum();
+    return impulse::cross(V(1, 0, 0), V(0, 1, 0)).sum() + body.inv_inertia.sum();
 }
 
 template <class S>

@@ -47,16 +47,12 @@ namespace {
 template <class S, int D>
 long counted_step(scenes::World<S, D>& w)
 {
-    for (std::size_t i = w.first_ball(); i < w.bodies.size(); ++i) w.bodies[i].v += w.gravity * w.dt;
     w.find_contacts();
     const long before = allocations.load();
     counting = true;
-    w.solver.step(w.bodies.data(), w.bodies.size(), w.contacts().data(), w.contacts().size(), w.dt);
+    w.solver.step(w.view(), w.contacts().data(), w.contacts().size(), w.dt);
     counting = false;
-    const long n = allocations.load() - before;
-    for (std::size_t i = w.first_ball(); i < w.bodies.size(); ++i)
-        w.x[i] += w.dt * w.solver.position_velocity(w.bodies.data(), i);
-    return n;
+    return allocations.load() - before;
 }
 
 /// A settled pit of `count` balls.
@@ -82,7 +78,7 @@ bool check(const char* name, std::size_t count, S width)
         scenes::World<S, D> w = pit<S, D>(count, width);
         w.find_contacts();
         const std::size_t m = 2 * w.contacts().size();
-        w.solver.reserve(w.bodies.size(), m, m);
+        w.solver.reserve(w.body_count(), m, m);
         long total = 0;
         for (int i = 0; i < 120; ++i) total += counted_step(w);
         std::printf("%s, reserved: %ld allocations in 120 steps\n", name, total);
@@ -94,12 +90,19 @@ bool check(const char* name, std::size_t count, S width)
         scenes::World<S, D> w = pit<S, D>(count, width);
         w.find_contacts();
         impulse::Solver<S, D> fresh;
-        const auto bodies = w.bodies;
+        fresh.settings = w.solver.settings;
+        const auto x = w.x;
+        const auto q = w.q;
+        const auto v = w.v;
+        const auto omega = w.omega;
         auto step = [&] {
-            w.bodies = bodies;
+            w.x = x;
+            w.q = q;
+            w.v = v;
+            w.omega = omega;
             const long before = allocations.load();
             counting = true;
-            fresh.step(w.bodies.data(), w.bodies.size(), w.contacts().data(), w.contacts().size(), w.dt);
+            fresh.step(w.view(), w.contacts().data(), w.contacts().size(), w.dt);
             counting = false;
             return allocations.load() - before;
         };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The scenes' physics, with the scene code the example programs draw (examples/scenes/scenes.hpp):
+// The scenes' physics, with the scene code the example programs draw (examples/common/scenes/):
 // Newton's cradle, the ball pits in 2D and 3D, the pyramid, and the grid broad phase under them.
 // Expected values come from hand derivations and conservation laws (in the comments); the bounds
 // on overlap and motion at rest are the scenes' stated requirements, with the reasoning beside them.
@@ -28,7 +28,7 @@ template <class S>
 S momentum_x(const scenes::World<S, 2>& w)
 {
     S p = S(0);
-    for (std::size_t i = w.first_ball(); i < w.bodies.size(); ++i) p += w.bodies[i].v.x() / w.bodies[i].inv_mass;
+    for (std::size_t i = w.first_ball(); i < w.body_count(); ++i) p += w.v[i].x() / w.inv_mass[i];
     return p;
 }
 
@@ -48,8 +48,8 @@ const scenes::PitStats<S>& pit_run(scenes::PitSpec<S>& spec)
     static const scenes::PitStats<S> st = [] {
         scenes::World<S, D> w;
         scenes::build_box(w, p);
-        // Poured from just above the pile; then 5 s to settle, the last 1 s quiet.
-        return scenes::run_pit(w, p, 300, 60, [](int, const scenes::World<S, D>&) {});
+        // Poured from just above the pile; then 10 s: settling, and at rest over the last 1 s.
+        return scenes::run_pit(w, p, 600, 60, [](int, const scenes::World<S, D>&) {});
     }();
     spec = p;
     return st;
@@ -60,10 +60,11 @@ const scenes::PitStats<S>& pit_run(scenes::PitSpec<S>& spec)
 // ---------------------------------------------------------------------------------------------
 // The broad phase
 
-TEST_CASE("the grid finds exactly the pairs of balls that touch", "[scenes][grid]")
+TEST_CASE("the grid finds exactly the pairs of balls within reach", "[scenes][grid]")
 {
-    // 400 balls of radius 0.1-0.5 scattered over a 10 m x 10 m box, some outside it: every pair
-    // within reach by brute force must be a contact, and nothing else.
+    // 400 balls of radius 0.1-0.5 at rest, scattered over a 10 m x 10 m box, some outside it: every
+    // pair within reach (touching, or apart by up to the speculative distance) by brute force must be
+    // a contact, and nothing else.
     std::mt19937 gen(7);
     std::uniform_real_distribution<double> pos(-1.0, 11.0), rad(0.1, 0.5);
     scenes::World<double, 2> w;
@@ -74,7 +75,7 @@ TEST_CASE("the grid finds exactly the pairs of balls that touch", "[scenes][grid
     for (const auto& c : w.contacts()) found.insert({c.a, c.b});
     for (std::uint32_t i = 0; i < 400; ++i)
         for (std::uint32_t j = i + 1; j < 400; ++j)
-            if ((w.x[i] - w.x[j]).norm() <= w.radius[i] + w.radius[j]) expected.insert({i, j});
+            if ((w.x[i] - w.x[j]).norm() <= w.radius[i] + w.radius[j] + w.speculative) expected.insert({i, j});
     CHECK(found.size() == w.contacts().size());  // no pair twice
     CHECK(found == expected);
     // Sorted by (a, b): the order the solver's warm start walks in one sweep.
@@ -102,47 +103,46 @@ TEMPLATE_TEST_CASE("Newton's cradle: the last ball leaves with the first one's s
         CHECK(std::abs(momentum_x(w) - S(1)) <= eps<S>(S(4)));
         CHECK(std::abs(w.kinetic_energy() - S(0.5)) <= eps<S>(S(4)));
     }
-    for (int i = 0; i < 4; ++i) CHECK(std::abs(w.bodies[w.first_ball() + std::size_t(i)].v.x()) <= eps<S>(S(4)));
-    CHECK(std::abs(w.bodies.back().v.x() - S(1)) <= eps<S>(S(4)));
+    for (int i = 0; i < 4; ++i) CHECK(std::abs(w.v[w.first_ball() + std::size_t(i)].x()) <= eps<S>(S(4)));
+    CHECK(std::abs(w.v.back().x() - S(1)) <= eps<S>(S(4)));
     CHECK(w.x.back().x() > w.x[w.x.size() - 2].x() + S(1.5));  // and it has left: 1.5 s at 1 m/s
 }
 
-TEST_CASE("Newton's cradle with touching balls: solved together, the impulse spreads over the row",
+TEST_CASE("Newton's cradle with touching balls is not a cradle: why the scene hangs them apart",
           "[scenes][cradle]")
 {
-    // Gap 0: the first contact has the restitution target v0 (separate at 1), the other three 0.
-    // The least pushing that meets all four: balls 2-5 move on together at u, ball 1 at u - 1
-    // (contact 1-2 separates at exactly 1), momentum 4u + (u - 1) = 1 gives u = 2/5 and ball 1
-    // at -3/5. Kinetic energy (4 (2/5)^2 + (3/5)^2) / 2 = 1/2: conserved, but it is not what a
-    // cradle does (why the scene has gaps). Enough iterations to converge: 500.
+    // Gap 0: all four contacts are solved together in one step. Only contact 1-2 approaches at the
+    // step's start, so only it is asked to bounce; the others are resting contacts, solved as
+    // inelastic. Momentum still holds (every impulse acts on both bodies), energy cannot rise, but
+    // the answer is not a cradle: more than the last ball moves on. (cradle.png shows both.)
     scenes::World<double, 2> w;
     scenes::build_cradle(w, 0.0);
-    w.solver.settings.velocity_iterations = 500;
     int steps = 0;
-    while (w.bodies[w.first_ball()].v.x() == 1.0 && steps < 60) {
+    while (w.v[w.first_ball()].x() == 1.0 && steps < 60) {
         w.step();
         ++steps;
     }
     REQUIRE(steps < 60);
-    CHECK(w.bodies[w.first_ball()].v.x() == Approx(-0.6).margin(1e-9));
-    for (std::size_t i = w.first_ball() + 1; i < w.bodies.size(); ++i) CHECK(w.bodies[i].v.x() == Approx(0.4).margin(1e-9));
     CHECK(momentum_x(w) == Approx(1.0).margin(1e-12));
-    CHECK(w.kinetic_energy() == Approx(0.5).margin(1e-9));
+    CHECK(w.kinetic_energy() <= 0.5 + 1e-12);
+    int moving = 0;
+    for (std::size_t i = w.first_ball(); i < w.body_count(); ++i) moving += std::abs(w.v[i].x()) > 1e-3;
+    CHECK(moving > 1);
 }
 
 // ---------------------------------------------------------------------------------------------
 // The ball pits: 2000 circles (float and double), 1000 spheres
 //
-// Stated bounds, for balls of radius 0.2-0.3 m at dt = 1/60 s, slop 5 mm, percent 0.2:
+// Stated bounds, for balls of radius 0.2-0.3 m at dt = 1/60 s with the solver's default settings:
 //   - no ball ever leaves the box, and every number stays finite;
 //   - the deepest overlap after settling is below 20% of the smallest radius (4 cm): deeper, a
 //     ball would visibly sink into its neighbour (Box2D 2.4 keeps the deepest overlap of the
-//     benchmark's pit of the same balls at 2.7-3.2 cm);
-//   - the mean overlap is below slop + g dt^2 / percent = 18.6 mm: in one step a contact sinks
-//     at most g dt^2 (what gravity does unresisted), and each step the split impulse takes back
-//     `percent` of the excess, which balances at an excess of g dt^2 / percent;
-//   - at rest the balls move slower than g dt / 10 (rms over the last second): a contact that
-//     jittered would throw its balls at g dt, what one step of gravity adds, or more;
+//     benchmark's pit of the same balls at 2.7-3.2 cm, Box2D v3 at 4.4 cm);
+//   - at rest (10 s after the last layer: settled within 5 s, then 5 s more) the balls move at below
+//     0.1 mm/s rms over the last second, and none faster than 1 mm/s: a pile that jittered would
+//     throw balls at g dt/4 = 4 cm/s (a substep of gravity) or more. The balls have 1 mm of rolling
+//     resistance (PitSpec): without it a ball alone in a gap of the bottom row rolls on at the speed
+//     settling left it, which is physics, not jitter;
 //   - the energy in the box (kinetic + potential, minus all the pour brought in) never rises
 //     above its lowest by more than the overlaps can give back, M g h_c p / (2 rmin) (run_pit).
 
@@ -160,11 +160,10 @@ TEMPLATE_TEST_CASE("the ball pit settles with bounded overlap and without jitter
     using S = TestType;
     scenes::PitSpec<S> p;
     const auto& st = pit_run<S, 2>(p);
-    const S slop = S(0.005), percent = S(0.2), dt = S(1) / S(60);
     CHECK(st.settled.count > p.count);  // a pile: more contacts than balls
     CHECK(st.settled.max <= S(0.2) * p.rmin);
-    CHECK(st.settled.mean <= slop + p.gravity * dt * dt / percent);
-    CHECK(st.rms <= st.gdt / S(10));
+    CHECK(st.rms <= S(1e-4));
+    CHECK(st.fastest <= S(1e-3));
 }
 
 TEMPLATE_TEST_CASE("the ball pit never gains more energy than its overlaps can give back", "[scenes][pit]", float,
@@ -183,13 +182,12 @@ TEST_CASE("the 3D pile: poured spheres stay in the box, settle with bounded over
     using S = double;
     scenes::PitSpec<S> p;
     const auto& st = pit_run<S, 3>(p);
-    const S slop = 0.005, percent = 0.2, dt = 1.0 / 60;
     CHECK(st.finite);
     CHECK(st.escaped == 0);
     CHECK(st.settled.count > p.count);
     CHECK(st.settled.max <= 0.2 * p.rmin);
-    CHECK(st.settled.mean <= slop + p.gravity * dt * dt / percent);
-    CHECK(st.rms <= st.gdt / 10);
+    CHECK(st.rms <= 1e-4);
+    CHECK(st.fastest <= 1e-3);
     CHECK(st.rise <= st.rise_bound);
 }
 
@@ -214,17 +212,20 @@ TEST_CASE("a scene run twice gives bitwise the same result", "[scenes][pit]")
 // ---------------------------------------------------------------------------------------------
 // The pyramid
 
-TEMPLATE_TEST_CASE("a pyramid of circles between walls stands for 10 s", "[scenes][pyramid]", float, double)
+TEMPLATE_TEST_CASE("a pyramid of circles between walls stands for 10 s, sagging as its contact springs say",
+                   "[scenes][pyramid]", float, double)
 {
     using S = TestType;
-    // 20 rows, 210 circles, mu = 0.5, started exactly touching. Each contact may keep `slop` of
-    // overlap; a row rests on the one below through contacts at 60 degrees, so at rest it sits
-    // slop / sin(60 deg) lower per row, and the bottom row sits slop into the floor: after 10 s no
-    // circle is lower than at the start by more than slop (1 + 19 / sin 60deg) = 11.5 cm.
-    // On the way there it must stay standing: the first steps, before warm starting has built up
-    // the contact impulses, let it sag (the top by about 12 cm), but no circle ever moves as much
-    // as half a radius (collapsing, circles move by radii: see the next test). And it must not
-    // lean: no circle ends up more than a tenth of a radius to the side of where it started.
+    // 20 rows, 210 circles (m = 1, r = 0.5), mu = 0.5, started exactly touching. A soft contact is a
+    // spring: at rest it carries a force F compressed by F / (m_eff omega^2) (test_solver: the sag
+    // g / omega^2 of a resting ball), between two circles m_eff = 1/2 and omega = 2 pi 30 Hz, so
+    // k = 17765 N/m; against the static floor m_eff = 1 and omega = 2 pi 60 Hz, k = 142122 N/m.
+    // Row j (from the top, j balls) carries on average (j + 1)/2 m g per ball, half on each of its
+    // two 60-degree contacts below: F_j = (j + 1) m g / (2 sqrt 3), which lowers the row above by
+    // F_j / (k sin 60). The top's drop: sum over j = 1..19 of F_j / (k sin 60) = 3.85 cm, plus the
+    // bottom row's floor contacts (10.5 m g / 142122 = 0.07 cm): 3.92 cm.
+    // It must also stand: no circle ever moves half a radius, none ends up a tenth of a radius to
+    // the side of where it started, and it comes to rest.
     constexpr int rows = 20;
     const S r = S(0.5);
     scenes::World<S, 2> w;
@@ -236,26 +237,23 @@ TEMPLATE_TEST_CASE("a pyramid of circles between walls stands for 10 s", "[scene
         for (std::size_t i = w.first_ball(); i < w.x.size(); ++i) moved = std::max(moved, (w.x[i] - start[i]).norm());
     }
     CHECK(moved < r / S(2));
-    const S slop = w.solver.settings.slop;
-    const S sink = slop * (S(1) + S(rows - 1) / std::sin(scenes::pi<S> / S(3)));
-    S lowest = S(0), side = S(0);
-    for (std::size_t i = w.first_ball(); i < w.x.size(); ++i) {
-        lowest = std::max(lowest, start[i].y() - w.x[i].y());
-        side = std::max(side, std::abs(w.x[i].x() - start[i].x()));
-    }
-    CHECK(lowest <= sink);
+    const double k = 0.5 * (2 * 3.14159265358979 * 30) * (2 * 3.14159265358979 * 30);
+    const double k_floor = (2 * 3.14159265358979 * 60) * (2 * 3.14159265358979 * 60);
+    double drop = 0;
+    for (int j = 1; j < rows; ++j) drop += (j + 1) * 9.81 / (2 * std::sqrt(3.0)) / (k * std::sin(3.14159265358979 / 3));
+    drop += (rows + 1) / 2.0 * 9.81 / k_floor;
+    CHECK(double(start.back().y() - w.x.back().y()) == Approx(drop).epsilon(0.1));
+    S side = S(0);
+    for (std::size_t i = w.first_ball(); i < w.x.size(); ++i) side = std::max(side, std::abs(w.x[i].x() - start[i].x()));
     CHECK(side <= r / S(10));
-    // At rest: the kinetic energy is below what the pyramid (M = 210 kg) would have moving at a
-    // hundredth of g dt.
-    const S gdt = S(9.81) / S(60);
-    CHECK(w.kinetic_energy() <= w.total_mass() * (gdt / S(100)) * (gdt / S(100)) / S(2));
+    CHECK(w.max_speed() <= S(1e-3));
 }
 
 TEST_CASE("without warm starting the same pyramid collapses", "[scenes][pyramid]")
 {
-    // Warm starting carries each contact's impulse from step to step; without it, 8 iterations per
-    // step cannot pass the weight of 20 rows down to the floor within a step, and the pyramid
-    // sinks in on itself: its top falls by more than a radius (0.5 m).
+    // Warm starting carries each contact's impulse from step to step; without it, a step's four
+    // substeps cannot pass the weight of 20 rows down to the floor, and the pyramid sinks in on
+    // itself: its top falls by more than a radius (0.5 m).
     scenes::World<double, 2> w;
     scenes::build_pyramid(w, 20, 0.5);
     w.solver.settings.warm_start = false;

@@ -45,11 +45,15 @@ void build_cradle(World<S, 2>& w, S gap, S v0 = S(1), S approach = S(0.5))
     using V = impulse::Vec<S, 2>;
     const S r = S(0.5);
     const S rho = S(1) / (pi<S> * r * r);  // m = 1
-    w.gravity = V::Zero();
+    w.solver.settings.gravity = V::Zero();
     w.coefficients = impulse::Coefficients<S>{};
     w.coefficients.restitution = S(1);
     w.coefficients.friction = S(0);
     w.coefficients.threshold = S(0);  // a perfectly elastic cradle bounces at every speed
+    // Contacts only where balls touch: a speculative point would let the solver see the next
+    // ball's contact in the same step as the strike, which is the touching cradle again.
+    w.speculative = S(0);
+    w.speculative_speed = false;
     S x = S(0);
     w.add_ball(V(x, S(0)), r, rho, V(v0, S(0)));
     x += S(2) * r + approach;
@@ -72,6 +76,10 @@ struct PitSpec {
     S restitution{S(0.2)};
     S friction{S(0.4)};
     S threshold{1};           ///< no bounce below 1 m/s (Box2D's default restitution threshold)
+    /// Rolling resistance, m: 1 mm, a rolling-resistance coefficient c/r of 0.003-0.005 for these
+    /// radii (hard balls on a hard floor). Without it a ball in a gap of the bottom row, touching only
+    /// the floor, rolls on at whatever speed settling left it with until it meets a neighbour.
+    S rolling_resistance{S(0.001)};
     S gravity{S(9.81)};
     unsigned seed{1};
 };
@@ -82,11 +90,12 @@ template <class S, int D>
 void build_box(World<S, D>& w, const PitSpec<S>& p)
 {
     using V = impulse::Vec<S, D>;
-    w.gravity = -p.gravity * V::UnitY();
+    w.solver.settings.gravity = -p.gravity * V::UnitY();
     w.coefficients = impulse::Coefficients<S>{};
     w.coefficients.restitution = p.restitution;
     w.coefficients.friction = p.friction;
     w.coefficients.threshold = p.threshold;
+    w.rolling_resistance = p.rolling_resistance;
     w.add_wall(V::UnitY(), S(0));
     w.add_wall(V::UnitX(), S(0));
     w.add_wall(-V::UnitX(), -p.width);
@@ -214,6 +223,7 @@ struct PitStats {
     Overlap<S> settled;       ///< overlap at the end
     S mean_overlap_max{0};    ///< the largest mean overlap seen after pouring
     S rms{0};                 ///< rms speed over the last `quiet_steps` steps (root of the mean of rms^2)
+    S fastest{0};             ///< the fastest ball's speed over the last `quiet_steps` steps
     S rise{0};                ///< largest rise of (energy - energy poured in) above its lowest so far
     S rise_bound{0};          ///< what the overlaps can give back: M g h_c p / (2 rmin), see run_pit
     S gdt{0};                 ///< g*dt, the speed one step of gravity adds
@@ -223,7 +233,7 @@ struct PitStats {
 /// is called after every step (for pictures).
 ///
 /// Energy: what is in the box, kinetic + potential, minus everything the pour brought in, can only
-/// fall (restitution <= 1, friction, inelastic contacts) except for one effect: the split impulse
+/// fall (restitution <= 1, friction, inelastic contacts) except for one effect: the contacts' soft push
 /// pushes overlapping balls apart, which lifts them. It only undoes overlap, and overlap lowered
 /// the pile first: a pile whose overlaps average p between balls at least 2 rmin across sits lower
 /// by at most a fraction p / (2 rmin) of its centre-of-mass height h_c, so the energy can rise by at
@@ -251,7 +261,10 @@ PitStats<S> run_pit(World<S, D>& w, const PitSpec<S>& p, int settle_steps, int q
             const Overlap<S> o = w.overlap();  // of the contacts this step solved
             st.mean_overlap_max = std::max(st.mean_overlap_max, o.mean);
             hc_max = std::max(hc_max, w.potential_energy() / (w.total_mass() * p.gravity));
-            if (after > settle_steps - quiet_steps) rms2 += w.rms_speed() * w.rms_speed();
+            if (after > settle_steps - quiet_steps) {
+                rms2 += w.rms_speed() * w.rms_speed();
+                st.fastest = std::max(st.fastest, w.max_speed());
+            }
         }
     }
     w.find_contacts();
@@ -274,7 +287,7 @@ void build_pyramid(World<S, 2>& w, int rows, S mu)
     const S r = S(0.5);
     const S rho = S(1) / (pi<S> * r * r);  // m = 1
     const S width = S(2) * r * S(rows);
-    w.gravity = V(S(0), S(-9.81));
+    w.solver.settings.gravity = V(S(0), S(-9.81));
     w.coefficients = impulse::Coefficients<S>{};
     w.coefficients.friction = mu;
     w.coefficients.threshold = S(1);
@@ -287,6 +300,36 @@ void build_pyramid(World<S, 2>& w, int rows, S mu)
     for (int k = 0; k < rows; ++k)
         for (int i = 0; i < rows - k; ++i)
             w.add_ball(V(r + S(k) * r + S(2) * r * S(i), r + S(k) * std::sqrt(S(3)) * r), r, rho);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pyramid of boxes
+
+/// Box2D's benchmark pyramid (`large_pyramid`): unit boxes (half extent 0.5, density 1) in the brick
+/// pattern, `base` on the bottom row, each row on the one below exactly touching, on a static ground
+/// box 200 m x 2 m whose top is y = 0. Friction mu (Box2D's default 0.6), e = 0.
+template <class S>
+void build_box_pyramid(World<S, 2>& w, int base, S mu = S(0.6))
+{
+    using V = impulse::Vec<S, 2>;
+    const S a = S(0.5);
+    w.solver.settings.gravity = V(S(0), S(-9.81));
+    w.coefficients = impulse::Coefficients<S>{};
+    w.coefficients.friction = mu;
+    w.coefficients.threshold = S(1);
+    w.add_static_polygon(impulse::make_box(S(100), S(1)), V(S(0), S(-1)));
+    const S half_width = a * S(base);
+    w.lo = V(-half_width - S(1), S(-1));
+    w.hi = V(half_width + S(1), S(2) * a * S(base) + S(1));
+    w.reserve(std::size_t(base * (base + 1) / 2));
+    const impulse::Polygon<S> box = impulse::make_box(a, a);
+    for (int i = 0; i < base; ++i) {
+        const S y = (S(2) * S(i) + S(1)) * a;
+        for (int j = i; j < base; ++j) {
+            const S x = (S(i) + S(1)) * a + S(2) * S(j - i) * a - half_width;
+            w.add_polygon(box, V(x, y), S(1));
+        }
+    }
 }
 
 }  // namespace scenes

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
-// The scenes' small world: balls (circles in 2D, spheres in 3D) between walls (planes), with
-//   - contacts from impulse::collide_spheres / impulse::collide_sphere_plane over a uniform grid,
-//   - impulse::Solver for the response,
-//   - symplectic Euler: v += g dt before the solve, x += dt * (solved velocity + split-impulse
-//     pseudo velocity) after it.
-// Every wall is a static body of its own (inverse mass and inertia 0), so a wall contact is an
-// ordinary contact between two bodies. Each ball pair touches at one point, feature 0.
-// Not part of the library: a game engine has its own version of all of this.
+// The scenes' small world, what a game engine has around impulse:
+//   - bodies stored the engine's way, one array per quantity (structure of arrays), which the
+//     solver reads and writes in place through an impulse::BodyView of strided fields;
+//   - shapes: balls (circles in 2D, spheres in 3D), convex polygons (2D: boxes, ramps) and walls
+//     (planes); static bodies (walls, static polygons) come before the movable ones;
+//   - a narrow phase: the collide_ functions over a uniform grid of bounding circles (spheres), with
+//     speculative points out to 2 cm plus what the pair can close within a step (so a fast body
+//     stops at the surface it is about to hit instead of sinking into it);
+//   - impulse::Solver for the response (it integrates the poses too).
+// Not part of the library: an engine has its own version of all of this.
 #pragma once
 
 #include <algorithm>
@@ -24,19 +26,12 @@ namespace scenes {
 template <class S>
 constexpr S pi = S(3.14159265358979323846);
 
-/// A plane wall: the points with normal.x = offset; solid on the side opposite `normal`.
-template <class S, int D>
-struct Wall {
-    impulse::Vec<S, D> normal;
-    S offset;
-};
-
 /// Penetration over a set of contacts.
 template <class S>
 struct Overlap {
-    S max{0};            ///< deepest overlap
-    S mean{0};           ///< mean overlap of the touching pairs
-    std::size_t count{0};  ///< touching pairs (one point each)
+    S max{0};              ///< deepest overlap
+    S mean{0};             ///< mean overlap of the overlapping points
+    std::size_t count{0};  ///< overlapping points
 };
 
 /// Balls and walls, stepped with impulse::Solver (see the top of this file).
@@ -44,116 +39,176 @@ template <class S, int D>
 class World {
 public:
     using V = impulse::Vec<S, D>;
-    using Body = impulse::RigidBody<S, D>;
+    using A = impulse::Angular<S, D>;
+    using Q = impulse::Orientation_t<S, D>;
+    using I = impulse::Vec<S, D == 2 ? 1 : 3>;  // inverse inertia: 2D 1/I, 3D principal 1/Ix, 1/Iy, 1/Iz
     using Contact = impulse::Manifold<S, D>;
 
-    V gravity = V::Zero();
     S dt = S(1) / S(60);
-    impulse::Coefficients<S> coefficients;     // of every pair (one material everywhere)
+    impulse::Coefficients<S> coefficients;  // of every pair (one material everywhere)
+    S rolling_resistance{0};                // of every pair, m (Manifold::rolling_resistance)
     impulse::Solver<S, D> solver;
     V lo = V::Zero(), hi = V::Ones();  // the box the grid covers (balls outside it still collide)
+    /// Speculative points: reported out to `speculative` plus, when `speculative_speed`, the distance
+    /// the pair closes within a step at its current approach speed.
+    S speculative = impulse::speculative_distance<S>;
+    bool speculative_speed = true;
 
-    // Bodies: the walls first (static), then the balls. x, radius, angle and inertia are indexed
-    // like bodies (walls: position 0, radius 0).
-    std::vector<Body> bodies;
-    std::vector<V> x;
-    std::vector<S> radius;
-    std::vector<S> angle;    // 2D orientation, for the pictures (3D: unused)
-    std::vector<S> inertia;  // moment of inertia (balls are isotropic in 3D)
-    std::vector<Wall<S, D>> walls;
+    // Bodies, the engine's way: one array per quantity, indexed by body. The walls come first
+    // (static: inverse mass and inertia 0), then the balls.
+    std::vector<V> x;              // centre of mass
+    std::vector<Q> q;              // orientation
+    std::vector<V> v;              // velocity
+    std::vector<A> omega;          // angular velocity
+    std::vector<S> inv_mass;       // 1/m
+    std::vector<I> inv_inertia;    // 1/I
+    std::vector<S> radius;         // balls: radius; polygons: the bounding circle's; walls: 0
+    std::vector<S> inertia;        // moment of inertia (2D; 3D balls are isotropic)
+    std::vector<int> polygon;      // index into polygons, or -1: a ball (or a wall)
+    std::vector<impulse::Plane<S, D>> walls;
+    std::vector<impulse::Polygon<S>> polygons;  // 2D shapes, in body coordinates
 
-    /// Adds a static wall; walls come before every ball.
+    /// The solver's view of the arrays above.
+    impulse::BodyView<S, D> view()
+    {
+        impulse::BodyView<S, D> b;
+        b.count = x.size();
+        if (b.count == 0) return b;
+        b.position = {x[0].data(), std::ptrdiff_t(sizeof(V))};
+        if constexpr (D == 2) b.rotation = {&q[0].c, std::ptrdiff_t(sizeof(Q))};
+        else b.rotation = {q[0].coeffs().data(), std::ptrdiff_t(sizeof(Q))};
+        b.velocity = {v[0].data(), std::ptrdiff_t(sizeof(V))};
+        if constexpr (D == 2) b.angular_velocity = {&omega[0], std::ptrdiff_t(sizeof(A))};
+        else b.angular_velocity = {omega[0].data(), std::ptrdiff_t(sizeof(A))};
+        b.inv_mass = {&inv_mass[0], std::ptrdiff_t(sizeof(S))};
+        b.inv_inertia = {inv_inertia[0].data(), std::ptrdiff_t(sizeof(I))};
+        return b;
+    }
+
+    /// Adds a static wall (the plane normal.x = offset, solid behind it); walls come before every ball.
     std::uint32_t add_wall(const V& normal, S offset)
     {
-        walls.push_back({normal, offset});
-        return add_body(Body(), V::Zero(), S(0), S(0));
+        impulse::Plane<S, D> p;
+        p.normal = normal;
+        p.offset = offset;
+        walls.push_back(p);
+        return add_body(V::Zero(), S(0), I::Zero(), S(0), S(0));
+    }
+
+    /// Adds a static convex polygon (2D) placed at `pos`, turned by `angle`; static bodies come
+    /// before every movable one.
+    std::uint32_t add_static_polygon(const impulse::Polygon<S>& shape, const V& pos, S angle = S(0))
+    {
+        static_assert(D == 2, "polygons are 2D");
+        const std::uint32_t i = add_body(pos, S(0), I::Zero(), bound(shape), S(0));
+        q[i] = impulse::Rot2<S>::from_angle(angle);
+        polygon[i] = int(polygons.size());
+        polygons.push_back(shape);
+        ++statics_;
+        return i;
+    }
+
+    /// Adds a movable convex polygon (2D) of density rho, its centroid at `pos`, turned by `angle`.
+    /// The shape is moved so that its centroid is the body's origin (its centre of mass).
+    std::uint32_t add_polygon(impulse::Polygon<S> shape, const V& pos, S rho, S angle = S(0), const V& vel = V::Zero())
+    {
+        static_assert(D == 2, "polygons are 2D");
+        const impulse::PolygonMass<S> mp = impulse::mass_properties(shape, rho);
+        for (int k = 0; k < shape.count; ++k) shape.vertices[k] -= mp.centroid;
+        shape.centroid.setZero();
+        const std::uint32_t i = add_body(pos, S(1) / mp.mass, I::Constant(S(1) / mp.inertia), bound(shape), mp.inertia);
+        q[i] = impulse::Rot2<S>::from_angle(angle);
+        v[i] = vel;
+        polygon[i] = int(polygons.size());
+        polygons.push_back(shape);
+        return i;
     }
 
     /// Adds a ball of radius r and density rho (mass per area in 2D, per volume in 3D).
     std::uint32_t add_ball(const V& pos, S r, S rho, const V& vel = V::Zero())
     {
-        Body b;
-        S m, I;
+        S m, moment;
         if constexpr (D == 2) {
             m = rho * pi<S> * r * r;
-            I = impulse::inertia_disk(m, r);  // m r^2 / 2
-            b.inv_inertia = S(1) / I;
+            moment = impulse::inertia_disk(m, r);  // m r^2 / 2
         } else {
             m = rho * S(4) / S(3) * pi<S> * r * r * r;
-            const V moments = impulse::inertia_solid_sphere(m, r);  // 2/5 m r^2
-            I = moments.x();
-            b.inv_inertia = impulse::world_inverse_inertia<S>(moments, Eigen::Matrix<S, 3, 3>::Identity());
+            moment = impulse::inertia_solid_sphere(m, r).x();  // 2/5 m r^2
         }
-        b.inv_mass = S(1) / m;
-        b.v = vel;
-        return add_body(b, pos, r, I);
+        const std::uint32_t i = add_body(pos, S(1) / m, I::Constant(S(1) / moment), r, moment);
+        v[i] = vel;
+        return i;
     }
 
-    std::uint32_t first_ball() const { return std::uint32_t(walls.size()); }
-    std::size_t ball_count() const { return bodies.size() - walls.size(); }
+    /// The first movable body: walls and static polygons come before it.
+    std::uint32_t first_ball() const { return std::uint32_t(walls.size() + statics_); }
+    /// Movable bodies.
+    std::size_t ball_count() const { return x.size() - first_ball(); }
+    std::size_t body_count() const { return x.size(); }
     const std::vector<Contact>& contacts() const { return contacts_; }
 
     /// Reserves room for `balls` balls (and their contacts), so a scene does not reallocate.
     void reserve(std::size_t balls)
     {
         const std::size_t n = walls.size() + balls;
-        bodies.reserve(n);
-        x.reserve(n);
+        for (auto* a : {&x, &v}) a->reserve(n);
+        q.reserve(n);
+        omega.reserve(n);
+        polygon.reserve(n);
+        inv_mass.reserve(n);
+        inv_inertia.reserve(n);
         radius.reserve(n);
-        angle.reserve(n);
         inertia.reserve(n);
         contacts_.reserve(4 * n);
     }
 
-    /// One step: gravity, contacts, the solver, positions.
+    /// One step: contacts at the current poses, then the solver (gravity, contacts, poses).
     void step()
     {
-        step([](impulse::Solver<S, D>& s) {
-            for (int i = 0; i < s.settings.velocity_iterations; ++i) s.solve_velocities();
-        });
-    }
-
-    /// One step with the velocity iterations done by `iterate(solver)` (the benchmark times them).
-    template <class Iterate>
-    void step(Iterate&& iterate)
-    {
-        const std::size_t n = bodies.size();
-        for (std::size_t i = first_ball(); i < n; ++i) bodies[i].v += gravity * dt;
         find_contacts();
-        solver.prepare(bodies.data(), n, contacts_.data(), contacts_.size(), dt);
-        iterate(solver);
-        solver.finish();
-        for (std::size_t i = first_ball(); i < n; ++i) {
-            x[i] += dt * solver.position_velocity(bodies.data(), i);
-            if constexpr (D == 2) angle[i] += dt * solver.position_angular_velocity(bodies.data(), i);
-        }
+        solver.step(view(), contacts_.data(), contacts_.size(), dt);
     }
 
-    /// Every touching pair at the current positions: wall contacts first (wall by wall, balls in
-    /// index order), then ball pairs sorted by (i, j). The order is the same from step to step, so
-    /// the solver's warm start finds last step's impulses in one forward sweep.
+    /// Every pair within reach at the current positions: wall contacts first (wall by wall, bodies in
+    /// index order), then static polygons against movable bodies, then pairs of movable bodies sorted
+    /// by (i, j). The order is the same from step to step, so the solver's warm start finds last
+    /// step's impulses in one forward sweep.
     void find_contacts()
     {
         contacts_.clear();
-        const std::size_t n = bodies.size();
+        const std::size_t n = x.size();
         const std::uint32_t first = first_ball();
-        for (std::uint32_t w = 0; w < first; ++w) {
+        S rmax = S(0), vmax = S(0);
+        for (std::size_t i = first; i < n; ++i) {
+            rmax = std::max(rmax, radius[i]);
+            vmax = std::max(vmax, v[i].norm());
+        }
+        const impulse::Pose<S, D> origin;
+        for (std::uint32_t w = 0; w < walls.size(); ++w) {
             for (std::size_t i = first; i < n; ++i) {
-                const auto c = impulse::collide_sphere_plane(x[i], radius[i], walls[w].normal, walls[w].offset);
-                if (c) push(w, std::uint32_t(i), *c, c->point);  // the wall's "centre" is the origin
+                const S approach = std::max(S(0), -v[i].dot(walls[w].normal));
+                const S reach_i = reach(approach);
+                if (walls[w].normal.dot(x[i]) - walls[w].offset > radius[i] + reach_i) continue;
+                if constexpr (D == 2) {
+                    if (polygon[i] >= 0) {
+                        push(w, std::uint32_t(i),
+                             impulse::collide_plane_polygon(walls[w], origin, polygons[std::size_t(polygon[i])], pose(i),
+                                                            reach_i));
+                        continue;
+                    }
+                }
+                push(w, std::uint32_t(i), impulse::collide_plane_sphere(walls[w], origin, ball(i), pose(i), reach_i));
             }
         }
-        S rmax = S(0);
-        for (std::size_t i = first; i < n; ++i) rmax = std::max(rmax, radius[i]);
+        for (std::uint32_t s_ = std::uint32_t(walls.size()); s_ < first; ++s_)
+            for (std::size_t i = first; i < n; ++i) pair(s_, std::uint32_t(i));
         if (!(rmax > S(0))) return;
-        grid_.build(x.data() + first, n - first, lo, hi, S(2) * rmax);
+        // Cells of the largest bounding diameter plus the farthest speculative reach: every pair
+        // within reach is in the same or neighbouring cells.
+        grid_.build(x.data() + first, n - first, lo, hi, S(2) * rmax + reach(S(2) * vmax));
         for (std::size_t i = 0; i < n - first; ++i) {
             const std::size_t a = first + i;
-            grid_.near(i, x.data() + first, [&](std::size_t j) {
-                const std::size_t b = first + j;
-                const auto c = impulse::collide_spheres(x[a], radius[a], x[b], radius[b]);
-                if (c) push(std::uint32_t(a), std::uint32_t(b), *c, V(c->point - x[a]));
-            });
+            grid_.near(i, x.data() + first, [&](std::size_t j) { pair(std::uint32_t(a), std::uint32_t(first + j)); });
         }
     }
 
@@ -163,11 +218,13 @@ public:
         Overlap<S> o;
         S sum = S(0);
         for (const Contact& c : contacts_) {
-            const S p = -c.points[0].separation;
-            if (!(p > S(0))) continue;
-            o.max = std::max(o.max, p);
-            sum += p;
-            ++o.count;
+            for (int k = 0; k < c.count; ++k) {
+                const S p = -c.points[k].separation;
+                if (!(p > S(0))) continue;
+                o.max = std::max(o.max, p);
+                sum += p;
+                ++o.count;
+            }
         }
         o.mean = o.count ? sum / S(o.count) : S(0);
         return o;
@@ -177,11 +234,10 @@ public:
     {
         // KE = sum 1/2 m v^2 + 1/2 I w^2 (spheres: I w.w)
         S e = S(0);
-        for (std::size_t i = first_ball(); i < bodies.size(); ++i) {
-            const Body& b = bodies[i];
-            e += b.v.squaredNorm() / (S(2) * b.inv_mass);
-            if constexpr (D == 2) e += inertia[i] * b.omega * b.omega / S(2);
-            else e += inertia[i] * b.omega.squaredNorm() / S(2);
+        for (std::size_t i = first_ball(); i < x.size(); ++i) {
+            e += v[i].squaredNorm() / (S(2) * inv_mass[i]);
+            if constexpr (D == 2) e += inertia[i] * omega[i] * omega[i] / S(2);
+            else e += inertia[i] * omega[i].squaredNorm() / S(2);
         }
         return e;
     }
@@ -190,14 +246,14 @@ public:
     {
         // PE = sum -m g.x (zero at the origin)
         S e = S(0);
-        for (std::size_t i = first_ball(); i < bodies.size(); ++i) e -= gravity.dot(x[i]) / bodies[i].inv_mass;
+        for (std::size_t i = first_ball(); i < x.size(); ++i) e -= solver.settings.gravity.dot(x[i]) / inv_mass[i];
         return e;
     }
 
     S total_mass() const
     {
         S m = S(0);
-        for (std::size_t i = first_ball(); i < bodies.size(); ++i) m += S(1) / bodies[i].inv_mass;
+        for (std::size_t i = first_ball(); i < x.size(); ++i) m += S(1) / inv_mass[i];
         return m;
     }
 
@@ -205,16 +261,24 @@ public:
     S rms_speed() const
     {
         S s = S(0);
-        for (std::size_t i = first_ball(); i < bodies.size(); ++i) s += bodies[i].v.squaredNorm();
+        for (std::size_t i = first_ball(); i < x.size(); ++i) s += v[i].squaredNorm();
         return ball_count() ? std::sqrt(s / S(ball_count())) : S(0);
+    }
+
+    /// The fastest ball's speed.
+    S max_speed() const
+    {
+        S s = S(0);
+        for (std::size_t i = first_ball(); i < x.size(); ++i) s = std::max(s, v[i].norm());
+        return s;
     }
 
     /// Balls whose centre has gone through a wall (is behind its plane).
     std::size_t escaped() const
     {
         std::size_t out = 0;
-        for (std::size_t i = first_ball(); i < bodies.size(); ++i) {
-            for (const Wall<S, D>& w : walls) {
+        for (std::size_t i = first_ball(); i < x.size(); ++i) {
+            for (const impulse::Plane<S, D>& w : walls) {
                 if (!(w.normal.dot(x[i]) >= w.offset)) {
                     ++out;
                     break;
@@ -227,45 +291,109 @@ public:
     /// True when every position and velocity is a finite number.
     bool finite() const
     {
-        for (std::size_t i = 0; i < bodies.size(); ++i) {
-            if (!x[i].allFinite() || !bodies[i].v.allFinite()) return false;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            if (!x[i].allFinite() || !v[i].allFinite()) return false;
             if constexpr (D == 2) {
-                if (!std::isfinite(bodies[i].omega)) return false;
+                if (!std::isfinite(omega[i])) return false;
             } else {
-                if (!bodies[i].omega.allFinite()) return false;
+                if (!omega[i].allFinite()) return false;
             }
         }
         return true;
     }
 
-private:
-    std::uint32_t add_body(const Body& b, const V& pos, S r, S I)
+    /// The angle of body i (2D), for the pictures.
+    S angle(std::size_t i) const
     {
-        bodies.push_back(b);
-        x.push_back(pos);
-        radius.push_back(r);
-        angle.push_back(S(0));
-        inertia.push_back(I);
-        return std::uint32_t(bodies.size() - 1);
+        if constexpr (D == 2) return q[i].angle();
+        else return S(0);
     }
 
-    void push(std::uint32_t a, std::uint32_t b, const impulse::ContactPoint<S, D>& c, const V& rA)
+private:
+    std::uint32_t add_body(const V& pos, S im, const I& ii, S r, S moment)
     {
-        Contact m;
+        polygon.push_back(-1);
+        x.push_back(pos);
+        q.push_back(identity());
+        v.push_back(V::Zero());
+        omega.push_back(impulse::Rotation<S, D>::zero_angular());
+        inv_mass.push_back(im);
+        inv_inertia.push_back(ii);
+        radius.push_back(r);
+        inertia.push_back(moment);
+        return std::uint32_t(x.size() - 1);
+    }
+
+    static Q identity()
+    {
+        if constexpr (D == 2) return impulse::Rot2<S>();
+        else return Q::Identity();
+    }
+
+    impulse::Sphere<S, D> ball(std::size_t i) const
+    {
+        impulse::Sphere<S, D> b;
+        b.radius = radius[i];
+        return b;
+    }
+
+    impulse::Pose<S, D> pose(std::size_t i) const
+    {
+        impulse::Pose<S, D> p;
+        p.p = x[i];
+        p.q = q[i];
+        return p;
+    }
+
+    S reach(S approach) const { return speculative + (speculative_speed ? approach * dt : S(0)); }
+
+    /// The radius of the circle about the body's origin that holds the shape.
+    static S bound(const impulse::Polygon<S>& shape)
+    {
+        S r = S(0);
+        for (int k = 0; k < shape.count; ++k) r = std::max(r, shape.vertices[k].norm());
+        return r + shape.radius;
+    }
+
+    /// The contact of bodies a < b (a may be static), if their bounding circles are within reach.
+    void pair(std::uint32_t a, std::uint32_t b)
+    {
+        const V d = x[b] - x[a];
+        const S dist = d.norm();
+        const S approach = dist > S(0) ? std::max(S(0), -(v[b] - v[a]).dot(d) / dist) : S(0);
+        const S r = reach(approach);
+        if (dist > radius[a] + radius[b] + r) return;
+        if constexpr (D == 2) {
+            const int pa = polygon[a], pb = polygon[b];
+            if (pa >= 0 && pb >= 0) {
+                push(a, b, impulse::collide_polygons(polygons[std::size_t(pa)], pose(a), polygons[std::size_t(pb)], pose(b), r));
+                return;
+            }
+            if (pa >= 0) {
+                push(a, b, impulse::collide_polygon_circle(polygons[std::size_t(pa)], pose(a), ball(b), pose(b), r));
+                return;
+            }
+            if (pb >= 0) {
+                push(a, b, impulse::flipped(impulse::collide_polygon_circle(polygons[std::size_t(pb)], pose(b), ball(a), pose(a), r)));
+                return;
+            }
+        }
+        push(a, b, impulse::collide_spheres(ball(a), pose(a), ball(b), pose(b), r));
+    }
+
+    void push(std::uint32_t a, std::uint32_t b, impulse::Manifold<S, D> m)
+    {
+        if (m.count == 0) return;
         m.a = a;
         m.b = b;
-        m.n = c.n;
         m.coefficients = coefficients;
-        m.count = 1;
-        m.points[0].rA = rA;
-        m.points[0].rB = c.point - x[b];
-        m.points[0].separation = -c.penetration;
-        m.points[0].feature = 0;  // one point per pair
+        m.rolling_resistance = rolling_resistance;
         contacts_.push_back(m);
     }
 
     Grid<S, D> grid_;
     std::vector<Contact> contacts_;
+    std::uint32_t statics_{0};  // static polygons (after the walls)
 };
 
 }  // namespace scenes
