@@ -136,7 +136,7 @@ template <class S>
 struct Orientation<S, 3> {
     using type = Eigen::Quaternion<S>;  ///< the type
 };
-/// Rot2<S> in 2D, Eigen::Quaternion<S> in 3D.
+/// `Rot2<S>` in 2D, `Eigen::Quaternion<S>` in 3D.
 template <class S, int D>
 using Orientation_t = typename Orientation<S, D>::type;
 
