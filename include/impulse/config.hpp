@@ -46,7 +46,7 @@ namespace impulse::detail {
 #endif
 
 /// Contact response: normal (restitution) and Coulomb friction impulses over Eigen vectors, in
-/// 2D and 3D, float and double. The conventions are in docs/physics.md.
+/// 2D and 3D, float and double. The conventions are in docs/conventions.md.
 namespace impulse {
 
 /// A column vector of dimension D (2 or 3) over scalar S: the only vector type in the API.

@@ -3,12 +3,9 @@
 /// Contact response between two point masses: the normal (bounce) impulse with restitution, then
 /// the Coulomb friction impulse, in 2D and 3D, float and double.
 ///
-/// Conventions (every function here and in rigid.hpp follows them; docs/conventions.md has them
-/// all, docs/vocabulary.md every name):
-///   - `n` is a unit vector from body A to body B; `rv = vB - vA`; `vn = rv.n < 0` is approaching.
-///   - wA, wB are inverse masses (`inv_mass_a`, `inv_mass_b` in code); 0 is immovable.
-///   - An impulse `J` acts on B as `+J` and on A as `-J`: `vA -= wA*J`, `vB += wB*J`.
-///   - 2D tangent `t = (-ny, nx)`: n turned a quarter turn counter-clockwise.
+/// Every function here and in rigid.hpp follows the conventions of docs/conventions.md (the normal
+/// from A to B, the impulse signs, inverse masses, the 2D tangent); docs/vocabulary.md names every
+/// quantity.
 ///
 /// The algorithms are written once over a *mass model*: any type with
 ///   `S inverse_mass(const Vec<S,D>& d) const`    (k along unit d: velocity change per unit impulse)
