@@ -356,27 +356,72 @@ TEMPLATE_TEST_CASE("boxes read in the other order give the flipped manifold", "[
 TEST_CASE("a float box resting on a box keeps its 4 points and feature ids over 600 small jitters", "[collide3d]")
 {
     using S = float;
-    // The cube (half 0.5) 5 mm into the slab's top, shaken: tilts up to 0.02 rad about random
-    // axes, shifts up to 5 mm sideways and 2 mm up or down. Its bottom corners stay within
-    // 0.5*2*0.02 + 0.002 + 0.005 = 0.027 of the top's level, i.e. between 2.7 cm in and 1.7 cm
-    // out, inside the 2 cm speculative distance; the slab's face stays the reference (the cube's
-    // own faces see the slab's 2 m extent tilted: at least 2*0.02*... deeper), so the ids are the
-    // slab's face 0x25 with the cube's bottom vertices 0..3, every time.
-    const auto slab = box<S>(2, 2, 0.5), cube = box<S>(0.5, 0.5, 0.5);
-    const Pose3<S> ps;
-    std::vector<std::uint32_t> expected;
-    for (std::uint32_t v = 0; v < 4; ++v) expected.push_back(impulse::make_feature(face_zp, v));
     std::mt19937 gen(7);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    int same = 0;
-    for (int k = 0; k < 600; ++k) {
-        Pose3<S> pc = at<S>(0.1f + 0.005f * u(gen), -0.2f + 0.005f * u(gen), 0.995f + 0.002f * u(gen));
+    // B shaken about a resting pose: shifted up to 5 mm sideways and 2 mm up or down, tilted up
+    // to `tilt` rad about a random axis. Its bottom corners then stay within
+    // 0.5 (|sin| + |sin|) + 0.002 <= tilt + 0.002 of the resting level 5 mm in, inside the 2 cm reach.
+    const auto shaken = [&](double x, double y, double tilt) {
+        Pose3<S> p = at<S>(float(x) + 0.005f * u(gen), float(y) + 0.005f * u(gen), 0.995f + 0.002f * u(gen));
         const V3<S> axis(u(gen), u(gen), u(gen));
-        pc.q = Eigen::Quaternionf(Eigen::AngleAxisf(0.02f * u(gen), axis.normalized()));
-        const M3<S> m = impulse::collide_boxes(slab, ps, cube, pc);
-        if (m.count == 4 && features(m) == expected && well_formed(m, ps, pc)) ++same;
+        p.q = Eigen::Quaternionf(Eigen::AngleAxisf(float(tilt) * u(gen), axis.normalized()));
+        return p;
+    };
+    const Pose3<S> pa;
+    const auto cube = box<S>(0.5, 0.5, 0.5);
+
+    // 1. The cube on the slab (half 2, 2, 0.5), 5 mm in, tilts up to 0.02 rad: the slab's face is
+    // the reference (the cube's own faces see the slab's 2 m width tilted, far deeper) and the
+    // cube's 4 bottom corners lie inside it: ids (face 0x25, vertex 0..3), every time.
+    {
+        const auto slab = box<S>(2, 2, 0.5);
+        std::vector<std::uint32_t> expected;
+        for (std::uint32_t v = 0; v < 4; ++v) expected.push_back(impulse::make_feature(face_zp, v));
+        int same = 0;
+        for (int k = 0; k < 600; ++k) {
+            const Pose3<S> pc = shaken(0.1, -0.2, 0.02);
+            const M3<S> m = impulse::collide_boxes(slab, pa, cube, pc);
+            if (m.count == 4 && features(m) == expected && well_formed(m, pa, pc)) ++same;
+        }
+        CHECK(same == 600);
     }
-    CHECK(same == 600);
+    // 2. Two equal cubes, B offset by (0.3, 0.2): the faces overlap in the rectangle
+    // [-0.2, 0.5] x [-0.3, 0.5], whose corners are
+    //   (-0.2, -0.3)  B's corner (-,-,-) inside A's top              (face 0x25, vertex 0)
+    //   ( 0.5, -0.3)  B's edge along x at (y-, z-) = 0x10 crossing A's side x = 0.5, i.e. A's top
+    //                 edge along y at (x+, z+) = 0x10 + 4 + 2 + 1 = 0x17    (0x17, 0x10)
+    //   (-0.2,  0.5)  B's edge along y at (x-, z-) = 0x14 crossing A's top edge along x at
+    //                 (y+, z+) = 0x13                                       (0x13, 0x14)
+    //   ( 0.5,  0.5)  A's corner (+,+,+) inside B's bottom face z- (0x24)    (vertex 7, 0x24)
+    // Whichever face is the reference these ids are the same (a vertex of one box against a face
+    // of the other, or an edge against an edge). Tilted up to 0.02 rad the near-vertical edge-pair
+    // axes separate by about as much as the faces; only the preference for faces (an edge pair
+    // must be better by 10 % + 2.5 mm) keeps the 4 points from collapsing to one edge point.
+    const std::vector<std::uint32_t> expected{impulse::make_feature(face_zp, 0), impulse::make_feature(0x17, 0x10),
+                                              impulse::make_feature(0x13, 0x14), impulse::make_feature(7, 0x24)};
+    {
+        int same = 0;
+        for (int k = 0; k < 600; ++k) {
+            const Pose3<S> pb = shaken(0.3, 0.2, 0.02);
+            const M3<S> m = impulse::collide_boxes(cube, pa, cube, pb);
+            if (m.count == 4 && features(m) == expected && well_formed(m, pa, pb)) ++same;
+        }
+        CHECK(same == 600);
+    }
+    // 3. The same, tilted up to 1e-3 rad: A's face stays the reference, so n is exactly +z. B's
+    // face can only win by 2.5 mm + 2 %; the two faces' separations
+    //   sA = |t_z| - 0.5 - 0.5 (|R_zx| + |R_zy| + |R_zz|),  sB = |t.R_z| - 0.5 (|R_xz| + |R_yz| + |R_zz|) - 0.5
+    // differ by at most |t_x R_xz| + |t_y R_yz| + |t_z| (1 - R_zz) + 0.5 (|R_zx| + |R_zy|)
+    // <= 0.305 e + 0.205 e + e^2/2 + e ~ 1.5 mm for off-diagonal entries up to e = 1e-3.
+    {
+        int same = 0;
+        for (int k = 0; k < 600; ++k) {
+            const Pose3<S> pb = shaken(0.3, 0.2, 0.001);
+            const M3<S> m = impulse::collide_boxes(cube, pa, cube, pb);
+            if (m.count == 4 && features(m) == expected && m.n == V3<S>::UnitZ()) ++same;
+        }
+        CHECK(same == 600);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
