@@ -6,6 +6,7 @@
 #include "axis.hpp"
 #include "batch.hpp"
 #include "collide.hpp"
+#include "collide3d.hpp"
 #include "config.hpp"
 #include "contact.hpp"
 #include "kinematics.hpp"
