@@ -424,6 +424,48 @@ TEST_CASE("a float box resting on a box keeps its 4 points and feature ids over 
     }
 }
 
+TEST_CASE("boxes that overlap report a point even when the reference face's clipping keeps none", "[collide3d]")
+{
+    using S = double;
+    // Two pairs from a random search over 2 million placements (the only two of 378 572
+    // overlapping ones where clipping against the winning face left nothing): every one of the 15
+    // axes overlaps, so the boxes intersect, with s(u) = |u.t| - sum hA_i |u_i| - sum hB_j |(R^T u)_j|
+    // largest, -0.0083546862878 and -0.0014530032064, along an edge pair that is not clearly better
+    // than the best face. The face's incident face reaches it only beyond its sides; the edge pair
+    // must then give the point, at that separation.
+    struct Pair {
+        double ha[3], hb[3], qa[4], qb[4], p[3], s;
+    };
+    const Pair pairs[] = {
+        {{0.54549626490022318, 0.59088977770276607, 0.26886863810734618},
+         {0.61765019319428038, 0.37929478635332747, 0.47312778058225846},
+         {-0.34951751866268521, -0.91020069203502207, -0.1003816107829726, 0.19823152267856434},
+         {0.064759210443902565, 0.82886925064839456, -0.22514774169011575, -0.50802608634212088},
+         {-1.4089738440941373, -0.021252736530352812, 0.2959698344321775},
+         -0.0083546862878447481},
+        {{0.16431805499843244, 0.8811185786704796, 0.20701334767589968},
+         {0.55888973930444863, 0.17970665754333742, 0.43680938445995099},
+         {-0.35195285688488936, -0.03924923990179828, -0.30236411183721773, -0.88496589062550102},
+         {-0.39368233290471683, -0.78402866147361405, -0.20075461206875286, -0.43590235658885518},
+         {1.1674516263274373, 0.45984485625757082, -0.71756958240974578},
+         -0.0014530032063708731},
+    };
+    for (const Pair& c : pairs) {
+        const auto a = box<S>(c.ha[0], c.ha[1], c.ha[2]), b = box<S>(c.hb[0], c.hb[1], c.hb[2]);
+        Pose3<S> pa, pb = at<S>(c.p[0], c.p[1], c.p[2]);
+        pa.q = Eigen::Quaterniond(c.qa[0], c.qa[1], c.qa[2], c.qa[3]);
+        pb.q = Eigen::Quaterniond(c.qb[0], c.qb[1], c.qb[2], c.qb[3]);
+        const M3<S> m = impulse::collide_boxes(a, pa, b, pb, 0.0);
+        REQUIRE(m.count == 1);
+        CHECK(well_formed(m, pa, pb));
+        CHECK(m.points[0].separation == Approx(c.s).margin(1e-9));
+        // an edge of A against an edge of B
+        CHECK((m.points[0].feature & 0xf0u) == 0x10u);
+        CHECK(((m.points[0].feature >> 16) & 0xf0u) == 0x10u);
+        check_flipped_agrees(m, impulse::collide_boxes(b, pb, a, pa, 0.0));
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Box against sphere
 

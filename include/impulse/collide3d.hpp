@@ -659,6 +659,7 @@ int box_capsule_face(Manifold<S, 3>& m, const Vec<S, 3>& h, const Vec<S, 3>& p, 
 ///               corner inside the incident face (reference vertex, incident face).
 ///   edge pair   the edge of A farthest along u and the edge of B farthest along -u; one point
 ///               midway between their closest points, s = (xB - xA).u; features (edge, edge).
+///               Also the fallback when a face axis wins but its clipped face keeps no point.
 /// n runs from A to B along the winning axis. Coincident centres, flat boxes (zero extents) and
 /// parallel edges give finite results.
 template <class S>
@@ -704,39 +705,44 @@ Manifold<S, 3> collide_boxes(const Box<S>& a, const Pose<S, 3>& pa, const Box<S>
     }
 
     const bool use_b = detail::clearly_better(face_b, face_a, detail::face_relative<S>);
-    if (ei >= 0 && detail::clearly_better(edge, face_a > face_b ? face_a : face_b, detail::edge_relative<S>)) {
-        // The edge of A farthest along u, the edge of B farthest along -u.
-        const V u = edge_u.dot(t) < S(0) ? V(-edge_u) : edge_u;
-        const V uB = R.transpose() * u;
-        int sa[3], sb[3];
-        for (int k = 0; k < 3; ++k) {
-            sa[k] = detail::sign_of(u[k]);
-            sb[k] = -detail::sign_of(uB[k]);
+    const bool use_edge =
+        ei >= 0 && detail::clearly_better(edge, face_a > face_b ? face_a : face_b, detail::edge_relative<S>);
+    if (!use_edge) {
+        if (!use_b) {
+            detail::box_face_contact<S>(m, hA, hB, t, R, ia, pa, RA, true, pa, pb, speculative);
+        } else {
+            const M Rt = R.transpose();  // A's axes in B's frame
+            detail::box_face_contact<S>(m, hB, hA, V(-(Rt * t)), Rt, ib, pb, RB, false, pa, pb, speculative);
         }
-        V ca, cb;
-        for (int k = 0; k < 3; ++k) {
-            ca[k] = k == ei ? S(0) : S(sa[k]) * hA[k];
-            cb[k] = k == ej ? S(0) : S(sb[k]) * hB[k];
-        }
-        const V da = hA[ei] * V::Unit(ei);           // half of A's edge
-        const V db = hB[ej] * V(R.col(ej));          // half of B's edge, in A's frame
-        const V p1 = ca - da, p2 = t + R * cb - db;  // the edges' first ends
-        S sp, tp;
-        detail::closest_segment_params<S>(p1, V(S(2) * da), p2, V(S(2) * db), sp, tp);
-        const V xa = p1 + S(2) * sp * da, xb = p2 + S(2) * tp * db;
-        const S s = (xb - xa).dot(u);
-        if (!(s <= speculative)) return m;
-        m.n = RA * u;
-        detail::add_point<S>(m, pa.apply(V((xa + xb) / S(2))), pa, pb, s,
-                             make_feature(detail::box_edge(ei, sa), detail::box_edge(ej, sb)));
-        return m;
+        // A face whose clipped incident face keeps nothing within reach (the other box reaches
+        // it only beyond its sides) falls back to the best edge pair.
+        if (m.count > 0 || ei < 0) return m;
     }
-    if (!use_b) {
-        detail::box_face_contact<S>(m, hA, hB, t, R, ia, pa, RA, true, pa, pb, speculative);
-    } else {
-        const M Rt = R.transpose();  // A's axes in B's frame
-        detail::box_face_contact<S>(m, hB, hA, V(-(Rt * t)), Rt, ib, pb, RB, false, pa, pb, speculative);
+
+    // Edge pair: the edge of A farthest along u, the edge of B farthest along -u.
+    const V u = edge_u.dot(t) < S(0) ? V(-edge_u) : edge_u;
+    const V uB = R.transpose() * u;
+    int sa[3], sb[3];
+    for (int k = 0; k < 3; ++k) {
+        sa[k] = detail::sign_of(u[k]);
+        sb[k] = -detail::sign_of(uB[k]);
     }
+    V ca, cb;
+    for (int k = 0; k < 3; ++k) {
+        ca[k] = k == ei ? S(0) : S(sa[k]) * hA[k];
+        cb[k] = k == ej ? S(0) : S(sb[k]) * hB[k];
+    }
+    const V da = hA[ei] * V::Unit(ei);           // half of A's edge
+    const V db = hB[ej] * V(R.col(ej));          // half of B's edge, in A's frame
+    const V p1 = ca - da, p2 = t + R * cb - db;  // the edges' first ends
+    S sp, tp;
+    detail::closest_segment_params<S>(p1, V(S(2) * da), p2, V(S(2) * db), sp, tp);
+    const V xa = p1 + S(2) * sp * da, xb = p2 + S(2) * tp * db;
+    const S s = (xb - xa).dot(u);
+    if (!(s <= speculative)) return m;
+    m.n = RA * u;
+    detail::add_point<S>(m, pa.apply(V((xa + xb) / S(2))), pa, pb, s,
+                         make_feature(detail::box_edge(ei, sa), detail::box_edge(ej, sb)));
     return m;
 }
 
