@@ -192,6 +192,41 @@ std::uint32_t capsule_feature(S t) noexcept
     return t <= S(0) ? capsule_end1 : (t >= S(1) ? capsule_end2 : capsule_side);
 }
 
+/// Where a point x (box frame) lies against the box |x_i| <= h_i: q the box point nearest to it
+/// (x clamped), sg[i] = +-1 on the axes where x is beyond the face +-h_i (0 within), `outside`
+/// how many such axes, and the box feature q lies on: the face (1 axis), the edge (2) or the
+/// vertex (3) between those planes; `face_axis` the axis of that face when outside == 1.
+template <class S>
+struct BoxRegion {
+    Vec<S, 3> q = Vec<S, 3>::Zero();
+    int sg[3] = {0, 0, 0};
+    int outside{0};
+    int face_axis{0};
+    std::uint32_t feature{0};
+};
+
+template <class S>
+BoxRegion<S> box_region(const Vec<S, 3>& x, const Vec<S, 3>& h) noexcept
+{
+    BoxRegion<S> r;
+    r.q = x;
+    for (int i = 0; i < 3; ++i) {
+        if (x[i] > h[i]) r.q[i] = h[i], r.sg[i] = 1, ++r.outside;
+        else if (x[i] < -h[i]) r.q[i] = -h[i], r.sg[i] = -1, ++r.outside;
+    }
+    if (r.outside == 1) {
+        while (r.sg[r.face_axis] == 0) ++r.face_axis;
+        r.feature = box_face(r.face_axis, r.sg[r.face_axis]);
+    } else if (r.outside == 2) {
+        int along = 0;
+        while (r.sg[along] != 0) ++along;
+        r.feature = box_edge(along, r.sg);
+    } else if (r.outside == 3) {
+        r.feature = box_vertex(r.sg);
+    }
+    return r;
+}
+
 /// v / |v|, or `fallback` when |v|^2 is not a normal number (no reliable direction).
 template <class S>
 Vec<S, 3> unit_or(const Vec<S, 3>& v, const Vec<S, 3>& fallback) noexcept
@@ -763,32 +798,17 @@ Manifold<S, 3> collide_box_sphere(const Box<S>& a, const Pose<S, 3>& pa, const S
     Manifold<S, 3> m;
     const V& h = a.half_extents;
     const V c = pa.inverse_apply(pb.apply(b.center));
-    V q = c;
-    int sg[3] = {0, 0, 0}, outside = 0;
-    for (int i = 0; i < 3; ++i) {
-        if (c[i] > h[i]) q[i] = h[i], sg[i] = 1, ++outside;
-        else if (c[i] < -h[i]) q[i] = -h[i], sg[i] = -1, ++outside;
-    }
-    const V d = c - q;
+    const detail::BoxRegion<S> region = detail::box_region(c, h);
+    const V d = c - region.q;
     const S d2 = d.squaredNorm();
     V n;
     S s;
     std::uint32_t fa;
-    if (outside > 0 && d2 >= std::numeric_limits<S>::min()) {
+    if (region.outside > 0 && d2 >= std::numeric_limits<S>::min()) {
         const S dist = sqrt(d2);
         n = d / dist;
         s = dist - b.radius;
-        if (outside == 1) {
-            int i = 0;
-            while (sg[i] == 0) ++i;
-            fa = detail::box_face(i, sg[i]);
-        } else if (outside == 2) {
-            int i = 0;
-            while (sg[i] != 0) ++i;
-            fa = detail::box_edge(i, sg);
-        } else {
-            fa = detail::box_vertex(sg);
-        }
+        fa = region.feature;
     } else {
         int i = 0;
         for (int k = 1; k < 3; ++k)
@@ -1001,34 +1021,16 @@ Manifold<S, 3> collide_box_capsule(const Box<S>& a, const Pose<S, 3>& pa, const 
 
     if (dist > detail::capsule_touch_distance<S>) {
         const V x = p + t * d;
-        V q = x;
-        int sg[3] = {0, 0, 0}, outside = 0;
-        for (int i = 0; i < 3; ++i) {
-            if (x[i] > h[i]) q[i] = h[i], sg[i] = 1, ++outside;
-            else if (x[i] < -h[i]) q[i] = -h[i], sg[i] = -1, ++outside;
-        }
-        if (outside == 1) {
-            int i = 0;
-            while (sg[i] == 0) ++i;
-            if (detail::box_capsule_face<S>(m, h, p, d, r, i, sg[i], pa, RA, pb, speculative) > 0) return m;
-        }
-        const V n = detail::unit_or<S>(V(x - q), V::UnitX());
+        const detail::BoxRegion<S> region = detail::box_region(x, h);
+        if (region.outside == 1 && detail::box_capsule_face<S>(m, h, p, d, r, region.face_axis,
+                                                               region.sg[region.face_axis], pa, RA, pb,
+                                                               speculative) > 0)
+            return m;
+        const V n = detail::unit_or<S>(V(x - region.q), V::UnitX());
         const S s = dist - r;
-        std::uint32_t fa;
-        if (outside == 1) {
-            int i = 0;
-            while (sg[i] == 0) ++i;
-            fa = detail::box_face(i, sg[i]);
-        } else if (outside == 2) {
-            int i = 0;
-            while (sg[i] != 0) ++i;
-            fa = detail::box_edge(i, sg);
-        } else {
-            fa = detail::box_vertex(sg);
-        }
         m.n = RA * n;
         detail::add_point<S>(m, pa.p + RA * V(x - n * (r + s / S(2))), pa, pb, s,
-                             make_feature(fa, detail::capsule_feature(t)));
+                             make_feature(region.feature, detail::capsule_feature(t)));
         return m;
     }
 

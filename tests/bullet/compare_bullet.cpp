@@ -18,7 +18,7 @@
 //   points      box-box, same axis: impulse's points are midpoints of Bullet's (Bullet reports one
 //               point on B and one on A); where the clipped face has at most 4 points both sets are
 //               equal; where it has more, impulse's 4 are among them and hold the deepest.
-//               box-sphere with the centre outside the box: the single points within 1e-3 m
+//               box-sphere with the centre over 1 cm outside the box: the points within 1e-3 m
 // Margins: Bullet rounds a box's edges and corners with its collision margin (0.04 by default)
 // wherever GJK/EPA is used (box-sphere, box-capsule): its box is then the box shrunk by the
 // margin, grown by a sphere of that radius. Faces stay where they were; an edge is cut back by
@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -71,11 +72,17 @@ struct Draw {
     std::mt19937 gen;
     explicit Draw(unsigned seed) : gen(seed) {}
     float uniform(float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(gen); }
-    impulse::Vec<float, 3> vec(float lo, float hi) { return {uniform(lo, hi), uniform(lo, hi), uniform(lo, hi)}; }
+    impulse::Vec<float, 3> vec(float lo, float hi)
+    {
+        const float x = uniform(lo, hi), y = uniform(lo, hi), z = uniform(lo, hi);
+        return {x, y, z};
+    }
     Placement place(const impulse::Vec<float, 3>& p)
     {
+        // one draw per statement: the order of arguments' evaluation differs between compilers
         std::normal_distribution<float> g(0.0f, 1.0f);
-        Eigen::Quaternionf q(g(gen), g(gen), g(gen), g(gen));
+        const float w = g(gen), x = g(gen), y = g(gen), z = g(gen);
+        Eigen::Quaternionf q(w, x, y, z);
         q.normalize();
         Placement out;
         out.t.setIdentity();
@@ -297,143 +304,166 @@ TEST_CASE("box-box: depth, normal and clipped points agree with Bullet's box-box
     t.print();
 }
 
-TEST_CASE("box-sphere: depth, normal and point agree with Bullet (GJK/EPA, box margin 0)", "[bullet]")
+// The shapes of one pair: Bullet's and impulse's, and how far apart their centres may be drawn.
+template <class A, class B>
+struct Shapes {
+    std::unique_ptr<btCollisionShape> bt_a, bt_b;
+    A a;
+    B b;
+    float reach = 0;
+};
+
+// Draws pairs (shapes from `make(draw)`, A at the origin, B's centre within `reach` on each axis,
+// both turned at random) until Bullet's narrow phase finds 400 of them overlapping, and hands each
+// of those to `check` with impulse's shapes, the poses and Bullet's contact. Returns how many.
+template <class Make, class Check>
+int overlapping_pairs(unsigned seed, Make make, Check check)
 {
-    Draw draw(2);
+    Draw draw(seed);
     World w;
-    Tally t{"box-sphere"};
     int accepted = 0;
     for (int tries = 0; accepted < 400 && tries < 100000; ++tries) {
-        const impulse::Vec<float, 3> ha = draw.vec(0.1f, 1.0f);
-        const float r = draw.uniform(0.05f, 0.8f);
-        const float reach = ha.norm() + r;
-        const Placement pa = draw.place(impulse::Vec<float, 3>::Zero()), pb = draw.place(draw.vec(-reach, reach));
-        btBoxShape sa(bt(ha));
-        sa.setMargin(0);
-        btSphereShape sb{btScalar(r)};
-        const BulletContact bullet = w.pair(&sa, pa.t, &sb, pb.t);
+        const auto shapes = make(draw);
+        const Placement pa = draw.place(impulse::Vec<float, 3>::Zero());
+        const Placement pb = draw.place(draw.vec(-shapes.reach, shapes.reach));
+        const BulletContact bullet = w.pair(shapes.bt_a.get(), pa.t, shapes.bt_b.get(), pb.t);
         if (bullet.dist.empty() || !(bullet.depth() > 0)) continue;
         ++accepted;
-        impulse::Box<double> a;
-        a.half_extents = ha.cast<double>();
-        impulse::Sphere<double, 3> b;
-        b.radius = double(r);
-        const Manifold m = impulse::collide_box_sphere(a, pa.pose, b, pb.pose, 0.0);
+        check(shapes.a, pa.pose, shapes.b, pb.pose, bullet);
+    }
+    return accepted;
+}
+
+impulse::Capsule<double> z_capsule(float r, float length)  // Bullet's btCapsuleShapeZ(r, length)
+{
+    impulse::Capsule<double> c;
+    c.center1 = V(0, 0, -double(length) / 2);
+    c.center2 = V(0, 0, double(length) / 2);
+    c.radius = double(r);
+    return c;
+}
+
+// A box (half extents 0.1 .. 1; Bullet's margin set to `margin`, or left at its default 0.04 when
+// negative) and a sphere (radius 0.05 .. 0.8).
+auto box_and_sphere(float margin)
+{
+    return [margin](Draw& draw) {
+        Shapes<impulse::Box<double>, impulse::Sphere<double, 3>> s;
+        const impulse::Vec<float, 3> h = draw.vec(0.1f, 1.0f);
+        const float r = draw.uniform(0.05f, 0.8f);
+        auto box = std::make_unique<btBoxShape>(bt(h));  // the default margin lies inside h
+        if (margin >= 0) box->setMargin(btScalar(margin));
+        s.bt_a = std::move(box);
+        s.bt_b = std::make_unique<btSphereShape>(btScalar(r));
+        s.a.half_extents = h.cast<double>();
+        s.b.radius = double(r);
+        s.reach = h.norm() + r;
+        return s;
+    };
+}
+
+TEST_CASE("box-sphere: depth, normal and point agree with Bullet (GJK/EPA, box margin 0)", "[bullet]")
+{
+    Tally t{"box-sphere"};
+    const int pairs = overlapping_pairs(2, box_and_sphere(0.0f), [&t](const impulse::Box<double>& a, const Pose& pa,
+                                                                       const impulse::Sphere<double, 3>& b,
+                                                                       const Pose& pb, const BulletContact& bullet) {
+        const Manifold m = impulse::collide_box_sphere(a, pa, b, pb, 0.0);
         bool same = false;
         compare_depth_and_normal(t, m, bullet, 1e-3, 0.0, [](const V&) { return 0.0; }, &same);
         CHECK(same);
-        // The point: where the centre lies outside the box (GJK's closest points). With the centre
-        // inside, EPA's witness points drift along the face by millimetres while its depth and
-        // normal stay within 1e-4; the point is then c - n (r + s/2), on the face normal through
-        // the centre, by construction, and is not compared.
-        const V c = pa.pose.inverse_apply(pb.pose.p);
-        const bool inside = (c.cwiseAbs() - a.half_extents).maxCoeff() <= 0;
-        if (same && !inside) {
-            const double d = (pa.pose.p + m.points[0].rA - bullet.mid[0]).norm();
+        // The point: where the centre lies more than 1 cm outside the box, so that Bullet takes
+        // GJK's closest points of the centre and the box. Closer (its GJK then degenerates and it
+        // falls back to EPA, or to a second GJK) or inside, Bullet's witness points drift along
+        // the face by millimetres to centimetres while its depth and normal stay within 1e-4;
+        // impulse's point is c - n (r + s/2) on the normal through the centre by construction.
+        const V c = pa.inverse_apply(pb.p);
+        const V q = c.cwiseMax(-a.half_extents).cwiseMin(a.half_extents);
+        if (same && (c - q).norm() > 0.01) {
+            const double d = (pa.p + m.points[0].rA - bullet.mid[0]).norm();
             t.max_point = std::max(t.max_point, d);
             CHECK(d <= 1e-3);
             ++t.sets;
         }
-    }
-    CHECK(accepted == 400);
+    });
+    CHECK(pairs == 400);
     t.print();
 }
 
 TEST_CASE("box-sphere with Bullet's default box margin: depths differ by at most the corner rounding", "[bullet]")
 {
-    Draw draw(3);
-    World w;
-    int accepted = 0;
     double worst = 0;
     const double rounding = 0.04 * (std::sqrt(3.0) - 1);  // a corner cut back by the 0.04 margin
-    for (int tries = 0; accepted < 400 && tries < 100000; ++tries) {
-        const impulse::Vec<float, 3> ha = draw.vec(0.1f, 1.0f);
-        const float r = draw.uniform(0.05f, 0.8f);
-        const float reach = ha.norm() + r;
-        const Placement pa = draw.place(impulse::Vec<float, 3>::Zero()), pb = draw.place(draw.vec(-reach, reach));
-        btBoxShape sa(bt(ha));  // margin 0.04, inside the half extents
-        btSphereShape sb{btScalar(r)};
-        const BulletContact bullet = w.pair(&sa, pa.t, &sb, pb.t);
-        if (bullet.dist.empty() || !(bullet.depth() > 0)) continue;
-        ++accepted;
-        impulse::Box<double> a;
-        a.half_extents = ha.cast<double>();
-        impulse::Sphere<double, 3> b;
-        b.radius = double(r);
-        const Manifold m = impulse::collide_box_sphere(a, pa.pose, b, pb.pose, 0.0);
+    const int pairs = overlapping_pairs(3, box_and_sphere(-1.0f), [&](const impulse::Box<double>& a, const Pose& pa,
+                                                                      const impulse::Sphere<double, 3>& b,
+                                                                      const Pose& pb, const BulletContact& bullet) {
+        const Manifold m = impulse::collide_box_sphere(a, pa, b, pb, 0.0);
         REQUIRE(m.count == 1);
         // the rounded box lies inside the exact one: never deeper than impulse, at most 0.0293 less
         const double diff = deepest(m) - bullet.depth();
         worst = std::max(worst, std::abs(diff));
         CHECK(diff >= -1e-3);
         CHECK(diff <= rounding + 1e-3);
-    }
-    CHECK(accepted == 400);
-    std::printf("box-sphere, margin 0.04: %d pairs, depths differ by up to %.3g m (bound %.3g m)\n", accepted, worst,
+    });
+    CHECK(pairs == 400);
+    std::printf("box-sphere, margin 0.04: %d pairs, depths differ by up to %.3g m (bound %.3g m)\n", pairs, worst,
                 rounding);
 }
 
 TEST_CASE("capsule-capsule: depth and normal agree with Bullet's capsule-capsule distance", "[bullet]")
 {
-    Draw draw(4);
-    World w;
     Tally t{"capsule-capsule"};
-    int accepted = 0;
-    for (int tries = 0; accepted < 400 && tries < 100000; ++tries) {
+    // radii 0.05 .. 0.6, segments 0 .. 2 long along each body's z (Bullet's btCapsuleShapeZ)
+    const auto make = [](Draw& draw) {
+        Shapes<impulse::Capsule<double>, impulse::Capsule<double>> s;
         const float ra = draw.uniform(0.05f, 0.6f), rb = draw.uniform(0.05f, 0.6f);
-        const float la = draw.uniform(0.0f, 2.0f), lb = draw.uniform(0.0f, 2.0f);  // segment lengths
-        const float reach = ra + rb + (la + lb) / 2;
-        const Placement pa = draw.place(impulse::Vec<float, 3>::Zero()), pb = draw.place(draw.vec(-reach, reach));
-        btCapsuleShapeZ sa{btScalar(ra), btScalar(la)}, sb{btScalar(rb), btScalar(lb)};  // segments along z
-        const BulletContact bullet = w.pair(&sa, pa.t, &sb, pb.t);
-        if (bullet.dist.empty() || !(bullet.depth() > 0)) continue;
-        ++accepted;
-        impulse::Capsule<double> a, b;
-        a.center1 = V(0, 0, -double(la) / 2);
-        a.center2 = V(0, 0, double(la) / 2);
-        a.radius = double(ra);
-        b.center1 = V(0, 0, -double(lb) / 2);
-        b.center2 = V(0, 0, double(lb) / 2);
-        b.radius = double(rb);
-        const Manifold m = impulse::collide_capsules(a, pa.pose, b, pb.pose, 0.0);
+        const float la = draw.uniform(0.0f, 2.0f), lb = draw.uniform(0.0f, 2.0f);
+        s.bt_a = std::make_unique<btCapsuleShapeZ>(btScalar(ra), btScalar(la));
+        s.bt_b = std::make_unique<btCapsuleShapeZ>(btScalar(rb), btScalar(lb));
+        s.a = z_capsule(ra, la);
+        s.b = z_capsule(rb, lb);
+        s.reach = ra + rb + (la + lb) / 2;
+        return s;
+    };
+    const int pairs = overlapping_pairs(4, make, [&t](const impulse::Capsule<double>& a, const Pose& pa,
+                                                      const impulse::Capsule<double>& b, const Pose& pb,
+                                                      const BulletContact& bullet) {
+        const Manifold m = impulse::collide_capsules(a, pa, b, pb, 0.0);
         bool same = false;
         compare_depth_and_normal(t, m, bullet, 1e-4, 0.0, [](const V&) { return 0.0; }, &same);
         CHECK(same);
-    }
-    CHECK(accepted == 400);
+    });
+    CHECK(pairs == 400);
     t.print();
 }
 
 TEST_CASE("box-capsule: depth and normal agree with Bullet (GJK/EPA, box margin 0)", "[bullet]")
 {
-    Draw draw(5);
-    World w;
     Tally t{"box-capsule"};
-    int accepted = 0;
-    for (int tries = 0; accepted < 400 && tries < 100000; ++tries) {
-        const impulse::Vec<float, 3> ha = draw.vec(0.1f, 1.0f);
+    // a box of half extents 0.1 .. 1 (margin 0), a capsule of radius 0.05 .. 0.6, 0 .. 2 long
+    const auto make = [](Draw& draw) {
+        Shapes<impulse::Box<double>, impulse::Capsule<double>> s;
+        const impulse::Vec<float, 3> h = draw.vec(0.1f, 1.0f);
         const float r = draw.uniform(0.05f, 0.6f), l = draw.uniform(0.0f, 2.0f);
-        const float reach = ha.norm() + r + l / 2;
-        const Placement pa = draw.place(impulse::Vec<float, 3>::Zero()), pb = draw.place(draw.vec(-reach, reach));
-        btBoxShape sa(bt(ha));
-        sa.setMargin(0);
-        btCapsuleShapeZ sb{btScalar(r), btScalar(l)};
-        const BulletContact bullet = w.pair(&sa, pa.t, &sb, pb.t);
-        if (bullet.dist.empty() || !(bullet.depth() > 0)) continue;
-        ++accepted;
-        impulse::Box<double> a;
-        a.half_extents = ha.cast<double>();
-        impulse::Capsule<double> b;
-        b.center1 = V(0, 0, -double(l) / 2);
-        b.center2 = V(0, 0, double(l) / 2);
-        b.radius = double(r);
-        const Manifold m = impulse::collide_box_capsule(a, pa.pose, b, pb.pose, 0.0);
+        auto box = std::make_unique<btBoxShape>(bt(h));
+        box->setMargin(0);
+        s.bt_a = std::move(box);
+        s.bt_b = std::make_unique<btCapsuleShapeZ>(btScalar(r), btScalar(l));
+        s.a.half_extents = h.cast<double>();
+        s.b = z_capsule(r, l);
+        s.reach = h.norm() + r + l / 2;
+        return s;
+    };
+    const int pairs = overlapping_pairs(5, make, [&t](const impulse::Box<double>& a, const Pose& pa,
+                                                      const impulse::Capsule<double>& b, const Pose& pb,
+                                                      const BulletContact& bullet) {
         const auto along = [&](const V& u) {
-            const V mid = pb.pose.apply(V((b.center1 + b.center2) / 2));
-            return std::abs(u.dot(mid - pa.pose.p)) - box_reach(a, pa.pose, u) - capsule_reach(b, pb.pose, u);
+            const V mid = pb.apply(V((b.center1 + b.center2) / 2));
+            return std::abs(u.dot(mid - pa.p)) - box_reach(a, pa, u) - capsule_reach(b, pb, u);
         };
+        const Manifold m = impulse::collide_box_capsule(a, pa, b, pb, 0.0);
         compare_depth_and_normal(t, m, bullet, 1e-3, 0.1, along);
-    }
-    CHECK(accepted == 400);
+    });
+    CHECK(pairs == 400);
     t.print();
 }
