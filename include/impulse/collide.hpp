@@ -9,6 +9,9 @@
 /// reported too. Functions are named `collide_<A>_<B>` with A the first shape of the order
 /// plane < polygon, box < capsule < sphere (circle); `flipped()` turns a result around.
 ///   any D    collide_spheres, collide_plane_sphere                        (this header)
+///   2D       collide_polygons, collide_polygon_circle, collide_plane_polygon   (collide2d.hpp)
+///   3D       collide_boxes, collide_box_sphere, collide_box_capsule, collide_capsules,
+///            collide_capsule_sphere, collide_plane_box, collide_plane_capsule  (collide3d.hpp)
 ///
 /// Between two spheres or a sphere and a plane in world coordinates, as one `ContactPoint` (the
 /// form the single-contact responders take): collide_spheres(cA, rA, cB, rB), collide_sphere_plane.

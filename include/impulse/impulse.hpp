@@ -7,6 +7,7 @@
 #include "batch.hpp"
 #include "collide.hpp"
 #include "collide2d.hpp"
+#include "collide3d.hpp"
 #include "config.hpp"
 #include "contact.hpp"
 #include "kinematics.hpp"

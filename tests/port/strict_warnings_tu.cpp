@@ -211,6 +211,38 @@ S collide_2d() noexcept
 }
 
 template <class S>
+S collide_3d() noexcept
+{
+    using V = impulse::Vec<S, 3>;
+    impulse::Box<S> box;
+    box.half_extents = V(S(1), S(0.5), S(0.25));
+    impulse::Capsule<S> capsule;
+    capsule.center1 = -V::UnitX();
+    capsule.center2 = V::UnitX();
+    capsule.radius = S(0.25);
+    impulse::Sphere<S, 3> sphere;
+    sphere.radius = S(0.5);
+    const impulse::Plane<S, 3> plane;
+    impulse::Pose<S, 3> pa, pb;
+    pb.p = V(S(0.25), S(0.5), S(0.5));
+    pb.q = Eigen::Quaternion<S>(Eigen::AngleAxis<S>(S(0.5), V::UnitZ()));
+    S sum = impulse::volume(box) + impulse::volume(capsule);
+    sum += impulse::principal_inertia(box, S(2)).sum() + impulse::principal_inertia(capsule, 2.0).sum();
+    const impulse::Manifold<S, 3> ms[] = {
+        impulse::collide_boxes(box, pa, box, pb),
+        impulse::collide_box_sphere(box, pa, sphere, pb, 0.0),
+        impulse::collide_box_capsule(box, pa, capsule, pb),
+        impulse::collide_capsules(capsule, pa, capsule, pb, S(0.01)),
+        impulse::collide_capsule_sphere(capsule, pa, sphere, pb),
+        impulse::collide_plane_box(plane, pa, box, pb),
+        impulse::collide_plane_capsule(plane, pa, capsule, pb),
+    };
+    for (const impulse::Manifold<S, 3>& m : ms)
+        for (int i = 0; i < m.count; ++i) sum += m.points[i].separation + m.n.sum();
+    return sum;
+}
+
+template <class S>
 S tangent_2d() noexcept
 {
     return impulse::tangent(impulse::Vec<S, 2>(S(0), S(1))).sum();
@@ -222,7 +254,7 @@ S tangent_2d() noexcept
 double impulse_strict_warnings_check() noexcept
 {
     return double(use_everything<float, 2>() + use_everything<float, 3>() + tangent_2d<float>() +
-                  rigid_2d<float>() + rigid_3d<float>() + collide_2d<float>()) +
+                  rigid_2d<float>() + rigid_3d<float>() + collide_2d<float>() + collide_3d<float>()) +
            use_everything<double, 2>() + use_everything<double, 3>() + tangent_2d<double>() + rigid_2d<double>() +
-           rigid_3d<double>() + collide_2d<double>();
+           rigid_3d<double>() + collide_2d<double>() + collide_3d<double>();
 }
