@@ -199,12 +199,6 @@ struct TwinRegister<P, true> {
 template <class P>
 struct Register<Twin<P>> : TwinRegister<P> {};
 
-/// The widest register for scalar S on this rung (S itself on the scalar rung).
-template <class S>
-struct WideOf {
-    using type = S;
-};
-
 #if defined(IMPULSE_SIMD_SSE2)
 template <>
 struct Register<__m128> : PacketRegister<__m128, float, 4> {};
@@ -230,47 +224,29 @@ template <>
 struct Register<float64x2_t> : PacketRegister<float64x2_t, double, 2> {};
 #endif
 
+/// The rung's widest registers for float and double (the scalars themselves on the scalar rung).
 #if defined(IMPULSE_SIMD_AVX512)
-template <>
-struct WideOf<float> {
-    using type = __m512;
-};
-template <>
-struct WideOf<double> {
-    using type = __m512d;
-};
+using WideFloat = __m512;
+using WideDouble = __m512d;
 #elif defined(IMPULSE_SIMD_AVX)
-template <>
-struct WideOf<float> {
-    using type = __m256;
-};
-template <>
-struct WideOf<double> {
-    using type = __m256d;
-};
+using WideFloat = __m256;
+using WideDouble = __m256d;
 #elif defined(IMPULSE_SIMD_SSE2)
-template <>
-struct WideOf<float> {
-    using type = __m128;
-};
-template <>
-struct WideOf<double> {
-    using type = __m128d;
-};
+using WideFloat = __m128;
+using WideDouble = __m128d;
 #elif defined(IMPULSE_SIMD_NEON)
-template <>
-struct WideOf<float> {
-    using type = float32x4_t;
-};
-template <>
-struct WideOf<double> {
-    using type = float64x2_t;
-};
+using WideFloat = float32x4_t;
+using WideDouble = float64x2_t;
+#else
+using WideFloat = float;
+using WideDouble = double;
 #endif
 
-/// The widest register for S: `lanes<Wide<S>>` scalars at once.
+/// The widest register for S: `lanes<Wide<S>>` scalars at once (S itself for other scalars).
 template <class S>
-using Wide = typename WideOf<S>::type;
+using Wide = std::conditional_t<std::is_same<S, float>::value, WideFloat,
+                                std::conditional_t<std::is_same<S, double>::value, WideDouble, S>>;
+
 /// The scalar in each lane of P.
 template <class P>
 using Scalar = typename Register<P>::Scalar;
@@ -433,13 +409,11 @@ EIGEN_STRONG_INLINE void store_codes(void* out, S x) noexcept
 EIGEN_STRONG_INLINE bool mask_and(bool a, bool b) noexcept { return a && b; }
 EIGEN_STRONG_INLINE bool mask_or(bool a, bool b) noexcept { return a || b; }
 EIGEN_STRONG_INLINE bool mask_andnot(bool a, bool b) noexcept { return a && !b; }
-EIGEN_STRONG_INLINE bool any(bool m) noexcept { return m; }
-EIGEN_STRONG_INLINE bool all(bool m) noexcept { return m; }
 EIGEN_STRONG_INLINE std::uint32_t movemask(bool m) noexcept { return m ? 1u : 0u; }
 
 // ---------------------------------------------------------------------------------------------
 // Registers: Eigen's packet math, for every register of the rung; the rungs' own sections below
-// replace what Eigen does differently or lacks.
+// replace what Eigen does differently or lacks, and each gives its square root.
 // ---------------------------------------------------------------------------------------------
 
 template <class P, If<P, Kind::packet> = 0>
@@ -477,15 +451,6 @@ template <class P, If<P, Kind::packet> = 0>
 EIGEN_STRONG_INLINE P min(const P& a, const P& b) noexcept { return select(lt(b, a), b, a); }
 template <class P, If<P, Kind::packet> = 0>
 EIGEN_STRONG_INLINE P max(const P& a, const P& b) noexcept { return select(lt(a, b), b, a); }
-/// sqrt lane by lane with std::sqrt (every rung replaces it with its instruction).
-template <class P, If<P, Kind::packet> = 0>
-EIGEN_STRONG_INLINE P sqrt(const P& x) noexcept
-{
-    Scalar<P> lane[lanes<P>];
-    ei::pstoreu(lane, x);
-    for (Scalar<P>& l : lane) l = std::sqrt(l);
-    return ei::ploadu<P>(lane);
-}
 /// Bit l set where lane l of the mask is true, lane by lane through memory.
 template <class P, If<P, Kind::packet> = 0>
 EIGEN_STRONG_INLINE std::uint32_t movemask(const P& m) noexcept
@@ -500,10 +465,6 @@ EIGEN_STRONG_INLINE std::uint32_t movemask(const P& m) noexcept
         if (lane[l] != 0) bits |= std::uint32_t(1) << l;
     return bits;
 }
-template <class P, If<P, Kind::packet> = 0>
-EIGEN_STRONG_INLINE bool any(const P& m) noexcept { return movemask(m) != 0; }
-template <class P, If<P, Kind::packet> = 0>
-EIGEN_STRONG_INLINE bool all(const P& m) noexcept { return movemask(m) == (std::uint32_t(1) << lanes<P>) - 1; }
 /// Lane l's code (from broadcast_code) as byte l, lane by lane through memory.
 template <class P, If<P, Kind::packet> = 0>
 EIGEN_STRONG_INLINE void store_codes(void* out, const P& x) noexcept
@@ -522,19 +483,19 @@ EIGEN_STRONG_INLINE void store_codes(void* out, const P& x) noexcept
 // SSE2: __m128, __m128d (also the narrowest registers of the AVX and AVX-512 rungs)
 // ---------------------------------------------------------------------------------------------
 #if defined(IMPULSE_SIMD_SSE2)
-EIGEN_STRONG_INLINE __m128 sqrt(const __m128& x) noexcept { return _mm_sqrt_ps(x); }
-EIGEN_STRONG_INLINE __m128d sqrt(const __m128d& x) noexcept { return _mm_sqrt_pd(x); }
-// minps(x, y) is x < y ? x : y, so std::min(a, b) = b < a ? b : a is minps(b, a); maxps alike.
-EIGEN_STRONG_INLINE __m128 min(const __m128& a, const __m128& b) noexcept { return _mm_min_ps(b, a); }
-EIGEN_STRONG_INLINE __m128d min(const __m128d& a, const __m128d& b) noexcept { return _mm_min_pd(b, a); }
-EIGEN_STRONG_INLINE __m128 max(const __m128& a, const __m128& b) noexcept { return _mm_max_ps(b, a); }
-EIGEN_STRONG_INLINE __m128d max(const __m128d& a, const __m128d& b) noexcept { return _mm_max_pd(b, a); }
-EIGEN_STRONG_INLINE std::uint32_t movemask(const __m128& m) noexcept { return std::uint32_t(_mm_movemask_ps(m)); }
-EIGEN_STRONG_INLINE std::uint32_t movemask(const __m128d& m) noexcept { return std::uint32_t(_mm_movemask_pd(m)); }
-EIGEN_STRONG_INLINE bool any(const __m128& m) noexcept { return _mm_movemask_ps(m) != 0; }
-EIGEN_STRONG_INLINE bool any(const __m128d& m) noexcept { return _mm_movemask_pd(m) != 0; }
-EIGEN_STRONG_INLINE bool all(const __m128& m) noexcept { return _mm_movemask_ps(m) == 0xF; }
-EIGEN_STRONG_INLINE bool all(const __m128d& m) noexcept { return _mm_movemask_pd(m) == 0x3; }
+/// sqrt, min, max and movemask of the x86 register type P, whose instructions are named
+/// PREFIX_op_SUFFIX (_mm_sqrt_ps, _mm256_min_pd, ...). minps(x, y) is x < y ? x : y, so
+/// std::min(a, b) = b < a ? b : a is minps(b, a); maxps alike. Internal: undefined after AVX.
+#define IMPULSE_SIMD_X86(P, PREFIX, SUFFIX)                                                                   \
+    EIGEN_STRONG_INLINE P sqrt(const P& x) noexcept { return PREFIX##_sqrt_##SUFFIX(x); }                     \
+    EIGEN_STRONG_INLINE P min(const P& a, const P& b) noexcept { return PREFIX##_min_##SUFFIX(b, a); }        \
+    EIGEN_STRONG_INLINE P max(const P& a, const P& b) noexcept { return PREFIX##_max_##SUFFIX(b, a); }        \
+    EIGEN_STRONG_INLINE std::uint32_t movemask(const P& m) noexcept                                           \
+    {                                                                                                         \
+        return std::uint32_t(PREFIX##_movemask_##SUFFIX(m));                                                  \
+    }
+IMPULSE_SIMD_X86(__m128, _mm, ps)
+IMPULSE_SIMD_X86(__m128d, _mm, pd)
 /// Packs 32-bit lanes holding codes 0..255 to bytes: byte l of the result is lane l's code (lo's
 /// four lanes, then hi's; the packing saturates, which leaves such codes as they are).
 EIGEN_STRONG_INLINE __m128i pack_codes(const __m128i& lo, const __m128i& hi) noexcept
@@ -562,18 +523,8 @@ EIGEN_STRONG_INLINE void store_codes(void* out, const __m128d& x) noexcept
 // AVX: __m256, __m256d (also the middle registers of the AVX-512 rung)
 // ---------------------------------------------------------------------------------------------
 #if defined(IMPULSE_SIMD_AVX)
-EIGEN_STRONG_INLINE __m256 sqrt(const __m256& x) noexcept { return _mm256_sqrt_ps(x); }
-EIGEN_STRONG_INLINE __m256d sqrt(const __m256d& x) noexcept { return _mm256_sqrt_pd(x); }
-EIGEN_STRONG_INLINE __m256 min(const __m256& a, const __m256& b) noexcept { return _mm256_min_ps(b, a); }
-EIGEN_STRONG_INLINE __m256d min(const __m256d& a, const __m256d& b) noexcept { return _mm256_min_pd(b, a); }
-EIGEN_STRONG_INLINE __m256 max(const __m256& a, const __m256& b) noexcept { return _mm256_max_ps(b, a); }
-EIGEN_STRONG_INLINE __m256d max(const __m256d& a, const __m256d& b) noexcept { return _mm256_max_pd(b, a); }
-EIGEN_STRONG_INLINE std::uint32_t movemask(const __m256& m) noexcept { return std::uint32_t(_mm256_movemask_ps(m)); }
-EIGEN_STRONG_INLINE std::uint32_t movemask(const __m256d& m) noexcept { return std::uint32_t(_mm256_movemask_pd(m)); }
-EIGEN_STRONG_INLINE bool any(const __m256& m) noexcept { return _mm256_movemask_ps(m) != 0; }
-EIGEN_STRONG_INLINE bool any(const __m256d& m) noexcept { return _mm256_movemask_pd(m) != 0; }
-EIGEN_STRONG_INLINE bool all(const __m256& m) noexcept { return _mm256_movemask_ps(m) == 0xFF; }
-EIGEN_STRONG_INLINE bool all(const __m256d& m) noexcept { return _mm256_movemask_pd(m) == 0xF; }
+IMPULSE_SIMD_X86(__m256, _mm256, ps)
+IMPULSE_SIMD_X86(__m256d, _mm256, pd)
 EIGEN_STRONG_INLINE void store_codes(void* out, const __m256& x) noexcept
 {
     const __m128i lo = _mm_castps_si128(_mm256_castps256_ps128(x));
@@ -602,6 +553,8 @@ EIGEN_STRONG_INLINE __m256d select(const __m256d& m, const __m256d& a, const __m
 }
 #endif
 #endif
+
+#undef IMPULSE_SIMD_X86
 
 // ---------------------------------------------------------------------------------------------
 // AVX-512: __m512, __m512d, with comparisons into the mask registers (Eigen's comparisons widen
@@ -635,10 +588,6 @@ EIGEN_STRONG_INLINE __m512 keep(__mmask16 m, const __m512& a) noexcept { return 
 EIGEN_STRONG_INLINE __m512d keep(__mmask8 m, const __m512d& a) noexcept { return _mm512_maskz_mov_pd(m, a); }
 EIGEN_STRONG_INLINE std::uint32_t movemask(__mmask16 m) noexcept { return m; }
 EIGEN_STRONG_INLINE std::uint32_t movemask(__mmask8 m) noexcept { return m; }
-EIGEN_STRONG_INLINE bool any(__mmask16 m) noexcept { return m != 0; }
-EIGEN_STRONG_INLINE bool any(__mmask8 m) noexcept { return m != 0; }
-EIGEN_STRONG_INLINE bool all(__mmask16 m) noexcept { return m == 0xFFFF; }
-EIGEN_STRONG_INLINE bool all(__mmask8 m) noexcept { return m == 0xFF; }
 EIGEN_STRONG_INLINE void store_codes(void* out, const __m512& x) noexcept
 {
     _mm_storeu_si128(static_cast<__m128i*>(out),
@@ -659,6 +608,20 @@ EIGEN_STRONG_INLINE void store_codes(void* out, const __m512d& x) noexcept
 EIGEN_STRONG_INLINE float32x4_t sqrt(const float32x4_t& x) noexcept { return vsqrtq_f32(x); }
 EIGEN_STRONG_INLINE float64x2_t sqrt(const float64x2_t& x) noexcept { return vsqrtq_f64(x); }
 #endif
+
+// ---------------------------------------------------------------------------------------------
+// Reductions of a mask, from movemask (on x86 one instruction, or the mask register itself)
+// ---------------------------------------------------------------------------------------------
+
+/// Whether some lane of the mask is true.
+template <class M>
+EIGEN_STRONG_INLINE bool any(const M& m) noexcept { return movemask(m) != 0; }
+/// Whether every lane of the mask is true.
+template <class M>
+EIGEN_STRONG_INLINE bool all(const M& m) noexcept
+{
+    return movemask(m) == (mask_lanes<M> == 32 ? ~std::uint32_t(0) : (std::uint32_t(1) << mask_lanes<M>) - 1);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Twin: every operation on each half
