@@ -41,6 +41,7 @@
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
 #include <type_traits>
 
 #include "axis.hpp"
