@@ -32,7 +32,7 @@ constexpr bool exact_bits = false;  // the compiler may fuse a multiply-add on e
 constexpr bool exact_bits = true;   // same operations, same order, same rounding
 #endif
 
-/// One contact: the arguments of resolve(vA, wA, vB, wB, n, k).
+/// One contact: the arguments of resolve(vA, inv_mass_a, vB, inv_mass_b, n, coefficients).
 template <class S, int D>
 struct Contact {
     impulse::Vec<S, D> vA, vB, n;
@@ -139,8 +139,7 @@ bool same_bits(S a, S b)
 }
 
 /// x and y agree: the same bits where the paths fuse nothing, else within 16 epsilons of `scale`,
-/// the tolerance batch.hpp states (the benchmark's check measured under 3 on a million random
-/// contacts with GCC 12 -march=native, and 0 with Clang 14).
+/// the tolerance batch.hpp states.
 template <class S>
 bool agree(S x, S y, S scale)
 {

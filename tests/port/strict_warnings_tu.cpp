@@ -4,7 +4,13 @@
 // engines that build with these warnings as errors, and without exceptions, must be able to use
 // impulse. Templates are only checked when instantiated, so every public function and type is
 // used here for float and double, in 2D and 3D. A new public function gets a line here.
+#include <impulse/detail/simd.hpp>
 #include <impulse/impulse.hpp>
+
+// Register types as template arguments drop their attributes, on purpose (as in simd.hpp).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+#endif
 
 namespace {
 
@@ -248,13 +254,45 @@ S tangent_2d() noexcept
     return impulse::tangent(impulse::Vec<S, 2>(S(0), S(1))).sum();
 }
 
+// detail/simd.hpp, the SIMD layer kernels share: every operation on wide type P (the batch
+// kernel instantiates most of them; this covers the rest and any future kernel's).
+template <class P>
+impulse::detail::simd::Scalar<P> use_simd() noexcept
+{
+    namespace w = impulse::detail::simd;
+    using S = w::Scalar<P>;
+    S lanes[2 * w::lanes<P>] = {};
+    const int index[w::lanes<P>] = {};
+    const P a = w::load<P>(lanes), b = w::broadcast<P>(S(2)), z = w::zero<P>();
+    P x = w::add(w::sub(a, b), w::mul(w::div(a, b), w::sqrt(b)));
+    x = w::min(w::max(x, w::neg(w::abs(x))), z);
+    const auto m = w::mask_andnot(w::mask_or(w::lt(a, b), w::le(a, b)), w::mask_and(w::eq(a, b), w::eq(b, b)));
+    x = w::select(m, x, w::keep(m, w::gather<P>(lanes, index)));
+    w::scatter(lanes, index, x);
+    w::store(lanes + w::lanes<P>, x);
+    unsigned char codes[w::lanes<P>];
+    w::store_codes(codes, w::select(m, w::broadcast_code<P>(1), w::broadcast_code<P>(2)));
+    const bool any_all = w::any(m) || w::all(m);
+    return lanes[0] + S(w::movemask(m) + codes[0]) + (any_all ? S(1) : S(0));
+}
+
+template <class S>
+S simd_layer() noexcept
+{
+    namespace w = impulse::detail::simd;
+    using P = w::Wide<S>;
+    return use_simd<S>() + use_simd<P>() + use_simd<w::Narrower<P>>() + use_simd<w::Narrower<w::Narrower<P>>>() +
+           use_simd<w::Twin<P>>();
+}
+
 }  // namespace
 
 // Referenced from outside the TU so nothing above is discarded before it is compiled.
 double impulse_strict_warnings_check() noexcept
 {
     return double(use_everything<float, 2>() + use_everything<float, 3>() + tangent_2d<float>() +
-                  rigid_2d<float>() + rigid_3d<float>() + collide_2d<float>() + collide_3d<float>()) +
+                  rigid_2d<float>() + rigid_3d<float>() + collide_2d<float>() + collide_3d<float>() +
+                  simd_layer<float>()) +
            use_everything<double, 2>() + use_everything<double, 3>() + tangent_2d<double>() + rigid_2d<double>() +
-           rigid_3d<double>() + collide_2d<double>() + collide_3d<double>();
+           rigid_3d<double>() + collide_2d<double>() + collide_3d<double>() + simd_layer<double>();
 }
