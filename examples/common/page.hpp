@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -25,6 +26,8 @@
 #include <system_error>
 #include <utility>
 #include <vector>
+
+#include "markup.hpp"
 
 namespace page {
 
@@ -53,19 +56,22 @@ inline std::string read_text(const std::filesystem::path& path)
 }
 
 /// Plain text for HTML: &, <, >, " escaped.
-inline std::string escape(const std::string& s)
+using markup::escape;
+
+/// `x` with `digits` decimals, then the unit if one is given: fixed(2.66667, 3, "m/s") is "2.667 m/s".
+inline std::string fixed(double x, int digits, const std::string& unit = "")
 {
-    std::string out;
-    for (const char ch : s) {
-        switch (ch) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += ch;
-        }
-    }
-    return out;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+    return unit.empty() ? std::string(buf) : std::string(buf) + " " + unit;
+}
+
+/// `x` through a printf format that converts one double: formatted("%.1e m", 3.9e-21) is "3.9e-21 m".
+inline std::string formatted(const char* format, double x)
+{
+    char buf[128];
+    std::snprintf(buf, sizeof buf, format, x);
+    return buf;
 }
 
 /// The style sheet every page carries.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /// \file plot.hpp
-/// The examples' plots: a small SVG writer (plain SVG text, no dependency) for a quantity over time
+/// The examples' plots: a small SVG writer (plain SVG text, no library needed) for a quantity over time
 /// or over iterations: line series, scatter points, dashed reference lines, notes at data points,
 /// axes with "nice" tick values and tick labels, axis titles with units, and a legend. A picture
 /// drawn with png.hpp can be framed by the axes (`image`), so that a reader can tell its size.
@@ -34,6 +34,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "markup.hpp"
 
 namespace plot {
 
@@ -123,21 +125,8 @@ inline std::vector<int> log_ticks(double lo, double hi, int target = 5)
 // ---------------------------------------------------------------------------------------------
 // The figure
 
-/// Text for SVG/XML content and attribute values: &, <, >, " escaped.
-inline std::string escape(const std::string& s)
-{
-    std::string out;
-    for (const char ch : s) {
-        switch (ch) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += ch;
-        }
-    }
-    return out;
-}
+/// Text for SVG content and attribute values: &, <, >, " escaped.
+using markup::escape;
 
 /// Colour-blind-safe series colours (Okabe and Ito), taken in turn by series given no colour.
 inline const char* const palette[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#222222"};

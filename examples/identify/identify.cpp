@@ -162,17 +162,12 @@ int main(int argc, char** argv)
     if (!ok) std::fprintf(stderr, "identify: %s\n", err.c_str());
     ok = ok && page::write_text(dir / "identify.txt", summary);
 
-    auto fixed = [](double x, const char* format) {
-        char b[64];
-        std::snprintf(b, sizeof b, format, x);
-        return std::string(b);
-    };
     page::Table tab({"quantity", "recovered", "true", "start"});
-    tab.row({"friction &mu;", fixed(p[0], "%.6f"), "0.25", "0.45"})
-        .row({"restitution e", fixed(p[1], "%.6f"), "0.6", "0.35"})
-        .row({"relative error of &mu;, e", fixed(err_mu, "%.1e") + ", " + fixed(err_e, "%.1e"), "within 1%", ""})
-        .row({"iterations, final loss", std::to_string(it) + ", " + fixed(history.back(), "%.1e m&sup2;"), "",
-              fixed(history.front(), "%.1e m&sup2;")});
+    tab.row({"friction &mu;", page::formatted("%.6f", p[0]), "0.25", "0.45"})
+        .row({"restitution e", page::formatted("%.6f", p[1]), "0.6", "0.35"})
+        .row({"relative error of &mu;, e", page::formatted("%.1e", err_mu) + ", " + page::formatted("%.1e", err_e), "within 1%", ""})
+        .row({"iterations, final loss", std::to_string(it) + ", " + page::formatted("%.1e m&sup2;", history.back()), "",
+              page::formatted("%.1e m&sup2;", history.front())});
     page::Document doc(
         "Differentiable contacts: identifying friction and restitution",
         "A ball bounces and slides; from its recorded path alone, gradient descent finds the friction coefficient "

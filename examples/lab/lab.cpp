@@ -51,13 +51,7 @@ std::string f6(double x)
 
 std::string f6(const Vec2d& v) { return f6(v.x()) + "," + f6(v.y()); }
 
-/// A number with `digits` decimals and a unit, for the tables.
-std::string num(double x, int digits, const char* unit = "")
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f%s%s", digits, x, *unit ? " " : "", unit);
-    return buf;
-}
+using page::fixed;
 
 /// The output folder: writes files and reports each on stdout; the lab's part of index.html is
 /// built beside them (`html`).
@@ -175,11 +169,11 @@ void crate(Out& out)
              "jt = " + f6(f.jt) + " (" + impulse::to_string(f.regime) + "), crate ends at (" + f6(crate_v) + ")");
 
     page::Table tab({"quantity", "value", "expected"});
-    tab.row({"tangential speed vt along t = (&minus;1, 0)", num(vt, 3, "m/s"), "&minus;3 m/s"})
-        .row({"impulse that would stop the slide, jt_want", num(want, 3, "N s"), "&minus;vt / wB = 6 N s"})
-        .row({"Coulomb cap &mu; jn", num(cap, 3, "N s"), "0.5 &times; 4 = 2 N s"})
-        .row({"friction impulse jt", num(f.jt, 3, "N s"), "2 N s (capped: sliding)"})
-        .row({"velocity after", "(" + num(crate_v.x(), 3) + ", " + num(crate_v.y(), 3) + ") m/s", "(2, 0) m/s"});
+    tab.row({"tangential speed vt along t = (&minus;1, 0)", fixed(vt, 3, "m/s"), "&minus;3 m/s"})
+        .row({"impulse that would stop the slide, jt_want", fixed(want, 3, "N s"), "&minus;vt / wB = 6 N s"})
+        .row({"Coulomb cap &mu; jn", fixed(cap, 3, "N s"), "0.5 &times; 4 = 2 N s"})
+        .row({"friction impulse jt", fixed(f.jt, 3, "N s"), "2 N s (capped: sliding)"})
+        .row({"velocity after", "(" + fixed(crate_v.x(), 3) + ", " + fixed(crate_v.y(), 3) + ") m/s", "(2, 0) m/s"});
     out.html += "<h3>The crate: friction is capped by Coulomb's law</h3>\n<p>The friction lesson's crate (mass 2 kg) "
                 "on a static floor, moving at (3, 0) m/s after a normal impulse jn = 4 N s, &mu; = 0.5. Stopping the "
                 "slide would take 6 N s, but friction can give at most &mu; jn = 2 N s: the crate slides on, slower "
@@ -219,8 +213,8 @@ void conserve(Out& out)
         summary += std::string("; e = ") + c.label + ": p = " + f6(momentum(v1, v2)) + ", ke = " + f6(energy(v1, v2));
         es.push_back(c.e);
         kes.push_back(energy(v1, v2));
-        tab.row({c.label, num(momentum(v1, v2), 6, "kg m/s"), num(energy(v1, v2), 6, "J"),
-                 num(9.5 - (1 - c.e * c.e) * 16.0 / 3.0, 6, "J")});
+        tab.row({c.label, fixed(momentum(v1, v2), 6, "kg m/s"), fixed(energy(v1, v2), 6, "J"),
+                 fixed(9.5 - (1 - c.e * c.e) * 16.0 / 3.0, 6, "J")});
     }
     out.text("03-conserve.txt", s.str(), summary);
 
@@ -318,9 +312,9 @@ void bounce(Out& out)
     out.svg("bounce-energy.svg", en, "energy per kilogram over 10 s, down by e^2 at each bounce");
 
     page::Table tab({"quantity", "value", "expected"});
-    tab.row({"peak 1", num(peaks[0], 3, "m"), "5 m &times; e&sup2; = 2.45 m"})
-        .row({"peak 2 / peak 1", num(r21, 3), "e&sup2; = 0.49"})
-        .row({"peak 3 / peak 2", num(r32, 3), "e&sup2; = 0.49"});
+    tab.row({"peak 1", fixed(peaks[0], 3, "m"), "5 m &times; e&sup2; = 2.45 m"})
+        .row({"peak 2 / peak 1", fixed(r21, 3), "e&sup2; = 0.49"})
+        .row({"peak 3 / peak 2", fixed(r32, 3), "e&sup2; = 0.49"});
     out.html +=
         "<h3>A bounce: each peak is e&sup2; of the one before</h3>\n<p>A ball dropped from 5 m onto a floor with "
         "e = 0.7, stepped at 240 Hz for 10 s; at each bounce <code>impulse::resolve</code> turns the approach "
@@ -386,21 +380,21 @@ void friction(Out& out)
     sp.x_axis("time t (s)").y_axis("speed of the box v (m/s)").x_range(0, 2).y_range(0, 5);
     sp.line("impulse, 240 steps per second", ts, speeds);
     sp.dashed("v\u2080 \u2212 \u03bc g t (analytic)", ta, va, "#222222");
-    sp.vline(t_exact, "analytic stop, v\u2080/(\u03bc g) = " + num(t_exact, 3, "s"));
+    sp.vline(t_exact, "analytic stop, v\u2080/(\u03bc g) = " + fixed(t_exact, 3, "s"));
     out.svg("friction.svg", sp, "speed over time beside v0 - mu g t");
 
     plot::Figure di(640, 320);
     di.x_axis("time t (s)").y_axis("distance slid x (m)").x_range(0, 2).y_range(0, 5);
     di.line("impulse, 240 steps per second", ts, xs);
     di.dashed("v\u2080 t \u2212 \u03bc g t\u00b2/2 (analytic)", ta, xa, "#222222");
-    di.hline(d_exact, "analytic distance, v\u2080\u00b2/(2 \u03bc g) = " + num(d_exact, 3, "m"));
+    di.hline(d_exact, "analytic distance, v\u2080\u00b2/(2 \u03bc g) = " + fixed(d_exact, 3, "m"));
     di.legend_at(plot::Corner::bottom_right);
     out.svg("friction-distance.svg", di, "distance over time beside v0 t - mu g t^2 / 2");
 
     page::Table tab({"quantity", "value", "analytic"});
     tab.row({"steps until it stops", std::to_string(steps), "&mdash;"})
-        .row({"stop time", num(t_stop, 4, "s"), "v&#8320;/(&mu;g) = " + num(t_exact, 4, "s")})
-        .row({"distance", num(x, 4, "m"), "v&#8320;&sup2;/(2&mu;g) = " + num(d_exact, 4, "m")});
+        .row({"stop time", fixed(t_stop, 4, "s"), "v&#8320;/(&mu;g) = " + fixed(t_exact, 4, "s")})
+        .row({"distance", fixed(x, 4, "m"), "v&#8320;&sup2;/(2&mu;g) = " + fixed(d_exact, 4, "m")});
     out.html +=
         "<h3>Friction: where a sliding box stops</h3>\n<p>A box sliding at 5 m/s on a floor with &mu; = 0.3, one "
         "contact per step (dt = 1/240 s). Each step the floor's normal impulse answers gravity, jn = m g dt, and "
@@ -440,9 +434,9 @@ void tangent(Out& out)
                  impulse::to_string(r.regime) + ")");
 
     page::Table tab({"quantity", "value", "expected"});
-    tab.row({"normal impulse jn", num(r.jn, 3, "N s"), "&minus;(1 + 0.5)(&minus;3) = 4.5 N s"})
-        .row({"friction impulse along the slide", num(jt, 3, "N s"), "&minus;min(3, 0.4 &times; 4.5) = &minus;1.8 N s"})
-        .row({"velocity after", "(" + num(v.x(), 3) + ", " + num(v.y(), 3) + ") m/s", "(1.2, 1.5) m/s"});
+    tab.row({"normal impulse jn", fixed(r.jn, 3, "N s"), "&minus;(1 + 0.5)(&minus;3) = 4.5 N s"})
+        .row({"friction impulse along the slide", fixed(jt, 3, "N s"), "&minus;min(3, 0.4 &times; 4.5) = &minus;1.8 N s"})
+        .row({"velocity after", "(" + fixed(v.x(), 3) + ", " + fixed(v.y(), 3) + ") m/s", "(1.2, 1.5) m/s"});
     out.html += "<h3>Friction is an impulse too</h3>\n<p>A body (inverse mass 1 /kg) hits a static floor at "
                 "(3, &minus;3) m/s with e = 0.5 and &mu; = 0.4. Stopping the slide would take 3 N s, the cap is "
                 "0.4 &times; 4.5 = 1.8 N s: it leaves sliding, against the slide's direction (negative).</p>\n" +
@@ -522,8 +516,8 @@ void balls(Out& out)
     out.svg("balls-energy.svg", en, "total energy of the five balls over 7.5 s");
 
     page::Table tab({"quantity", "value", "expected"});
-    tab.row({"energy at the start", num(e_start, 3, "J"), "&frac12;&Sigma;v&sup2; + g&Sigma;y = 22 + 323.4 = 345.4 J"})
-        .row({"energy after 1800 steps", num(e_end, 3, "J"), "less: every wall hit keeps e&sup2; of the normal part"});
+    tab.row({"energy at the start", fixed(e_start, 3, "J"), "&frac12;&Sigma;v&sup2; + g&Sigma;y = 22 + 323.4 = 345.4 J"})
+        .row({"energy after 1800 steps", fixed(e_end, 3, "J"), "less: every wall hit keeps e&sup2; of the normal part"});
     out.html +=
         "<h3>Five balls in a box</h3>\n<p>Five balls (radius 0.5 m, 1 kg) in a 10 m &times; 10 m box under "
         "gravity; each wall is an immovable body with e = 0.9 and no friction.</p>\n" +

@@ -444,23 +444,18 @@ int main(int argc, char** argv)
     if (!ok) std::fprintf(stderr, "particles: %s\n", err.c_str());
     ok = ok && page::write_text(dir / "particles.txt", summary);
 
-    auto fixed = [](const char* format, double x) {
-        char b[96];
-        std::snprintf(b, sizeof b, format, x);
-        return std::string(b);
-    };
     page::Table tab({"quantity", "value", "bound or expected"});
-    tab.row({"grains, steps", std::to_string(count) + ", " + std::to_string(steps), fixed("dt = %.0f ms", 1000 * double(dt))})
-        .row({"resting on the ramp", std::to_string(on_ramp) + fixed(", least &mu;<sub>s</sub> %.3f", on_ramp ? least_mu_on_ramp : 0.0),
+    tab.row({"grains, steps", std::to_string(count) + ", " + std::to_string(steps), page::formatted("dt = %.0f ms", 1000 * double(dt))})
+        .row({"resting on the ramp", std::to_string(on_ramp) + page::formatted(", least &mu;<sub>s</sub> %.3f", on_ramp ? least_mu_on_ramp : 0.0),
               "&mu;<sub>s</sub> &ge; tan &theta; = 0.5 to rest there"})
         .row({"slippery grains at rest on the ramp", std::to_string(slippery_at_rest), "0"})
         .row({"on the ground or the walls", std::to_string(on_ground), "&mdash;"})
-        .row({"deepest overlap", fixed("%.4f m", worst_depth), fixed("&le; v<sub>fall</sub> dt + slop = %.4f m", depth_bound)})
-        .row({"energy: start, highest, end", fixed("%.3f", E0 / 1e6) + fixed(", %.3f", E_max / 1e6) + fixed(", %.3f MJ", E_end / 1e6),
+        .row({"deepest overlap", page::formatted("%.4f m", worst_depth), page::formatted("&le; v<sub>fall</sub> dt + slop = %.4f m", depth_bound)})
+        .row({"energy: start, highest, end", page::formatted("%.3f", E0 / 1e6) + page::formatted(", %.3f", E_max / 1e6) + page::formatted(", %.3f MJ", E_end / 1e6),
               "never above the start"})
         .row({"contacts that gained kinetic energy", std::to_string(gained_energy), "0"})
-        .row({"run time per step", fixed("%.2f ms", ms_per_step), "(this machine, this build)"})
-        .row({"batch time per contact", fixed("%.2f ns", ns_per_contact), "(resolve_batch alone)"});
+        .row({"run time per step", page::formatted("%.2f ms", ms_per_step), "(this machine, this build)"})
+        .row({"batch time per contact", page::formatted("%.2f ns", ns_per_contact), "(resolve_batch alone)"});
     page::Document doc(
         "Particles: grains on a ramp, every contact in one batch",
         std::to_string(count) +
@@ -476,7 +471,7 @@ int main(int argc, char** argv)
                 "ramp, while the slippery (blue) ones slide down it and out across the ground.",
                 "grains in flight", 0, true)
         .figure("particles-heap.svg",
-                "The final heap after " + fixed("%.0f s", steps * double(dt)) +
+                "The final heap after " + page::formatted("%.0f s", steps * double(dt)) +
                     ". Grains pass through each other, so each is drawn piled on those that came to rest on the same "
                     "spot of the surface (one pixel per " + std::to_string(per_pixel) +
                     " grains, least friction at the bottom). Look for only orange on the ramp "

@@ -27,6 +27,7 @@
 
 namespace fs = std::filesystem;
 using impulse::Vec2d;
+using page::fixed;
 
 namespace {
 
@@ -41,14 +42,6 @@ struct View {
     int px(double x) const { return int(std::lround(x * scale)); }
     int py(double y) const { return h - 1 - int(std::lround(y * scale)); }
 };
-
-/// `x` with `digits` decimals and a unit.
-std::string fixed(double x, int digits, const char* unit)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f %s", digits, x, unit);
-    return buf;
-}
 
 struct Box {
     impulse::RigidBody<double, 2> body;

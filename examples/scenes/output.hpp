@@ -44,20 +44,23 @@ inline const Item items[] = {
      "that meets every restitution target with the least push sends balls 2-5 off together at 2/5 m/s and "
      "ball 1 back at 3/5 m/s. Momentum and energy are conserved, but it is not a cradle: why the scene uses "
      "gaps."},
-    {"cradle.txt", "Newton's cradle: numbers", "Velocities, momentum and kinetic energy, before and after."},
+    {"cradle.tsv", "Newton's cradle: numbers", ""},
+    {"cradle.txt", "Newton's cradle: the runs", "Velocities, momentum and kinetic energy, before and after."},
     {"ballpit.png", "Ball pit", "2000 circles (radius 0.2-0.3 m) poured into a 32 m box and left to settle "
-     "(e = 0.2, mu = 0.4): 2.5 s, 5 s, 7.5 s and settled. Colour: the order they were poured in."},
-    {"ballpit.tsv", "Ball pit: numbers", "What the run measured, against the bounds the tests check."},
+     "(e = 0.2, mu = 0.4): 2.5 s, 5 s, 7.5 s and settled (the bar at the top left is 5 m). Colour: the order they "
+     "were poured in."},
+    {"ballpit.tsv", "Ball pit: numbers", ""},
     {"ballpit.txt", "Ball pit: the run", "Escapes, overlap after settling, kinetic energy at rest, energy drift."},
     {"pile3d.png", "3D pile of spheres", "1000 spheres poured into a 6 m x 6 m box, settled: from the side "
-     "(left) and from above (right), nearer spheres lighter."},
-    {"pile3d.tsv", "3D pile: numbers", "What the run measured, against the bounds the tests check."},
+     "(left) and from above (right), nearer spheres lighter; the bar at the top left is 1 m."},
+    {"pile3d.tsv", "3D pile: numbers", ""},
     {"pile3d.txt", "3D pile: the run", "Escapes, overlap after settling, kinetic energy at rest, energy drift."},
-    {"pyramid.png", "Pyramid", "210 circles in 20 rows between two walls. Left: the start. Middle: after 10 s "
-     "(the outlines are the start): it stands, sunk by the contacts' slop. Right: the same 10 s without "
-     "warm starting: with the same 8 iterations per step the weight never reaches the bottom rows in time, "
-     "and it collapses."},
-    {"pyramid.txt", "Pyramid: numbers", "How far each circle moved in 10 s, with and without warm starting."},
+    {"pyramid.png", "Pyramid", "210 circles (r = 0.5 m) in 20 rows between two walls (the bar at the top left is "
+     "2 m). Left: the start. Middle: after 10 s (the outlines are the start): it stands, sunk by the contacts' "
+     "slop. Right: the same 10 s without warm starting: with the same 8 iterations per step the weight never "
+     "reaches the bottom rows in time, and it collapses."},
+    {"pyramid.tsv", "Pyramid: numbers", ""},
+    {"pyramid.txt", "Pyramid: the runs", "How far each circle moved in 10 s, with and without warm starting."},
 };
 
 /// Writes a text file into dir; false (and a message on stderr) if it cannot.
@@ -145,20 +148,15 @@ int finish_pit(const fs::path& dir, const std::string& stem, const gfx::Canvas& 
                   0.2 * double(p.rmin), double(st.rms), double(st.gdt) / 10, double(st.rise), double(st.rise_bound));
     const std::string text = headline + buf;
     std::fputs(text.c_str(), stdout);
-    auto fixed = [](const char* format, double x) {
-        char b[64];
-        std::snprintf(b, sizeof b, format, x);
-        return std::string(b);
-    };
     const std::vector<std::vector<std::string>> table = {
         {"quantity", "value", "bound"},
         {"all numbers finite", st.finite ? "yes" : "NO", "yes"},
         {"balls outside the box (at most, any step)", std::to_string(st.escaped), "0"},
-        {"overlap after settling: max, mean", fixed("%.4f m", double(st.settled.max)) + ", " +
-                                                  fixed("%.4f m", double(st.settled.mean)),
-         fixed("%.4f m (20%% of the smallest radius)", 0.2 * double(p.rmin))},
-        {"rms speed at rest (last 1 s)", fixed("%.4f m/s", double(st.rms)), fixed("%.4f m/s (g dt / 10)", double(st.gdt) / 10)},
-        {"energy rise beyond the inflow", fixed("%.1f J", double(st.rise)), fixed("%.1f J", double(st.rise_bound))}};
+        {"overlap after settling: max, mean", ::page::formatted("%.4f m", double(st.settled.max)) + ", " +
+                                                  ::page::formatted("%.4f m", double(st.settled.mean)),
+         ::page::formatted("%.4f m (20%% of the smallest radius)", 0.2 * double(p.rmin))},
+        {"rms speed at rest (last 1 s)", ::page::formatted("%.4f m/s", double(st.rms)), ::page::formatted("%.4f m/s (g dt / 10)", double(st.gdt) / 10)},
+        {"energy rise beyond the inflow", ::page::formatted("%.1f J", double(st.rise)), ::page::formatted("%.1f J", double(st.rise_bound))}};
     bool ok = write_png(dir, stem + ".png", pic);
     ok = write_text(dir, stem + ".txt", text) && ok;
     ok = write_table(dir, stem + ".tsv", table) && ok;
