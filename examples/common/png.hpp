@@ -153,7 +153,8 @@ private:
 };
 
 /// A scale bar for a picture of bodies: a horizontal bar `metres` long at `pixels_per_metre`, from
-/// (x, y) to the right, with end ticks 4 pixels up and its length written above it ("1 m").
+/// (x, y) to the right, two pixels thick (rows y - 1 and y), with end ticks 5 pixels up and its
+/// length written above it ("1 m", glyphs doubled: 14 pixels high, the top at y - 22).
 inline void scale_bar(Canvas& c, int x, int y, double pixels_per_metre, double metres, Rgb colour) noexcept
 {
     const int len = int(metres * pixels_per_metre + 0.5);
@@ -162,7 +163,7 @@ inline void scale_bar(Canvas& c, int x, int y, double pixels_per_metre, double m
     c.line(x + len, y - 5, x + len, y, colour);
     char label[32];
     std::snprintf(label, sizeof label, "%g m", metres);
-    c.text(x, y - 16, label, colour);
+    c.text(x, y - 22, label, colour, 2);
 }
 
 namespace detail {

@@ -112,9 +112,12 @@ TEST_CASE("a scale bar is as long as its metres at the picture's scale, labelled
     CHECK(c.get(10, 45) == gfx::white);  // the end ticks
     CHECK(c.get(58, 45) == gfx::white);
     CHECK(c.get(30, 45) == gfx::black);
-    // The label "2 m" 16 rows up: the top row of '2' is 01110, so (11..13, 34).
-    CHECK(c.get(11, 34) == gfx::white);
-    CHECK(c.get(10, 34) == gfx::black);
+    // The label "2 m" in doubled glyphs, its top at 50 - 22 = 28: the top row of '2' is 01110,
+    // so pixels 10 + 2 .. 10 + 7 on rows 28 and 29, none at 10 .. 11.
+    CHECK(c.get(12, 28) == gfx::white);
+    CHECK(c.get(17, 29) == gfx::white);
+    CHECK(c.get(11, 28) == gfx::black);
+    CHECK(c.get(18, 28) == gfx::black);
 }
 
 TEST_CASE("a written PNG decodes to the same pixels", "[png]")
