@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// \file png.hpp
-/// The examples' drawing toolbox: an RGB canvas (pixels, lines) and a PNG writer over libpng.
+/// The examples' drawing toolbox: an RGB canvas (pixels, lines, a few characters of text, a scale
+/// bar) and a PNG writer over libpng.
 ///
 ///     gfx::Canvas c(64, 64);                 // black
 ///     c.line(0, 0, 63, 63, gfx::white);
@@ -97,10 +98,50 @@ public:
         }
     }
 
+    /// `str` in a 5 x 7 pixel font, each glyph pixel drawn as a `size` x `size` block, the top-left
+    /// corner of the first glyph at (x, y), 6 glyph columns per character. The font has the digits,
+    /// '.', '-', ' ' and the unit letters 'm' and 'c'; any other character is drawn as a box.
+    void text(int x, int y, const std::string& str, Rgb c, int size = 1) noexcept
+    {
+        for (const char ch : str) {
+            const std::uint8_t* rows = glyph(ch);
+            for (int r = 0; r < 7; ++r)
+                for (int col = 0; col < 5; ++col)
+                    if (rows[r] & (0x10 >> col))
+                        for (int dy = 0; dy < size; ++dy)
+                            for (int dx = 0; dx < size; ++dx) set(x + col * size + dx, y + r * size + dy, c);
+            x += 6 * size;
+        }
+    }
+
     /// Row y as packed RGB bytes (3 per pixel), for the encoder.
     const std::uint8_t* row(int y) const noexcept { return px_.data() + index(0, y); }
 
 private:
+    /// The 5 x 7 glyph of `ch`: seven rows, the leftmost pixel in bit 4.
+    static const std::uint8_t* glyph(char ch) noexcept
+    {
+        static const std::uint8_t digits[10][7] = {
+            {0x0E, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0E}, {0x04, 0x0C, 0x04, 0x04, 0x04, 0x04, 0x0E},
+            {0x0E, 0x11, 0x01, 0x02, 0x04, 0x08, 0x1F}, {0x1F, 0x02, 0x04, 0x02, 0x01, 0x11, 0x0E},
+            {0x02, 0x06, 0x0A, 0x12, 0x1F, 0x02, 0x02}, {0x1F, 0x10, 0x1E, 0x01, 0x01, 0x11, 0x0E},
+            {0x06, 0x08, 0x10, 0x1E, 0x11, 0x11, 0x0E}, {0x1F, 0x01, 0x02, 0x04, 0x08, 0x08, 0x08},
+            {0x0E, 0x11, 0x11, 0x0E, 0x11, 0x11, 0x0E}, {0x0E, 0x11, 0x11, 0x0F, 0x01, 0x02, 0x0C}};
+        static const std::uint8_t dot[7] = {0, 0, 0, 0, 0, 0x0C, 0x0C}, minus[7] = {0, 0, 0, 0x1F, 0, 0, 0},
+                                  space[7] = {0, 0, 0, 0, 0, 0, 0}, m[7] = {0, 0, 0x1A, 0x15, 0x15, 0x11, 0x11},
+                                  c[7] = {0, 0, 0x0E, 0x10, 0x10, 0x11, 0x0E},
+                                  box[7] = {0x1F, 0x11, 0x11, 0x11, 0x11, 0x11, 0x1F};
+        if (ch >= '0' && ch <= '9') return digits[ch - '0'];
+        switch (ch) {
+        case '.': return dot;
+        case '-': return minus;
+        case ' ': return space;
+        case 'm': return m;
+        case 'c': return c;
+        default: return box;
+        }
+    }
+
     std::size_t index(int x, int y) const noexcept
     {
         return (std::size_t(y) * std::size_t(w_) + std::size_t(x)) * 3;
@@ -110,6 +151,20 @@ private:
     int h_;
     std::vector<std::uint8_t> px_;  // RGB, row by row from the top
 };
+
+/// A scale bar for a picture of bodies: a horizontal bar `metres` long at `pixels_per_metre`, from
+/// (x, y) to the right, two pixels thick (rows y - 1 and y), with end ticks 5 pixels up and its
+/// length written above it ("1 m", glyphs doubled: 14 pixels high, the top at y - 22).
+inline void scale_bar(Canvas& c, int x, int y, double pixels_per_metre, double metres, Rgb colour) noexcept
+{
+    const int len = int(metres * pixels_per_metre + 0.5);
+    for (int t = 0; t < 2; ++t) c.line(x, y - t, x + len, y - t, colour);  // two pixels thick
+    c.line(x, y - 5, x, y, colour);
+    c.line(x + len, y - 5, x + len, y, colour);
+    char label[32];
+    std::snprintf(label, sizeof label, "%g m", metres);
+    c.text(x, y - 22, label, colour, 2);
+}
 
 namespace detail {
 

@@ -7,10 +7,11 @@
 // The "recording" is the same simulation run in double with the true values (mu = 0.25, e = 0.6),
 // noise-free; the fit starts from mu = 0.45, e = 0.35 and must land within 1% of both (the program
 // exits 1 otherwise). It writes
-//   identify.txt        true, initial and recovered values, iterations, final loss
-//   identify-loss.png   log10 of the loss against the iteration
-//   identify-fit.png    the recorded trajectory (white), the initial guess (red), the fit (green)
-//   identify.html       a page showing them
+//   identify.txt          true, initial and recovered values, iterations, final loss
+//   identify-fit.svg      the recorded trajectory, the initial guess, the fit
+//   identify-loss.svg     the loss against the iteration (logarithmic)
+//   identify-params.svg   friction and restitution against the iteration, and the true values
+//   identify.html         a page showing them
 //   usage: identify [output-folder]
 #include <Eigen/Core>
 #include <unsupported/Eigen/AutoDiff>
@@ -24,7 +25,7 @@
 #include <impulse/impulse.hpp>
 
 #include "page.hpp"
-#include "png.hpp"
+#include "plot.hpp"
 
 namespace fs = std::filesystem;
 
@@ -95,12 +96,14 @@ int main(int argc, char** argv)
     // until the loss falls by at least a fraction of what the gradient promises.
     const Eigen::Vector2d start(0.45, 0.35);
     Eigen::Vector2d p = start;
-    std::vector<double> history;
+    std::vector<double> history, mus, es;  // loss, mu and e at each iteration
     double step = 1.0;
     int it = 0;
     for (; it < 500; ++it) {
         const AD L = loss_and_gradient(p, recorded);
         history.push_back(L.value());
+        mus.push_back(p[0]);
+        es.push_back(p[1]);
         const Eigen::Vector2d grad = L.derivatives();
         if (L.value() < 1e-20 || grad.norm() < 1e-14) break;
         step *= 2.0;  // let the step grow back after it had to shrink
@@ -127,44 +130,70 @@ int main(int argc, char** argv)
     const std::string summary = buf;
     std::printf("%s", summary.c_str());
 
-    // Loss curve: log10(loss) from its first value down to 1e-20 over the iterations.
-    gfx::Canvas curve(512, 256), fit(512, 256);
-    const double top = std::log10(history.front()) + 0.5, bottom = -20.0;
-    for (std::size_t i = 0; i + 1 < history.size(); ++i) {
-        auto y = [&](double L) {
-            const double l = std::log10(std::max(L, 1e-20));
-            return int(std::lround((top - l) / (top - bottom) * 255.0));
-        };
-        const int x0 = int(i * 511 / std::max<std::size_t>(history.size() - 1, 1));
-        const int x1 = int((i + 1) * 511 / std::max<std::size_t>(history.size() - 1, 1));
-        curve.line(x0, y(history[i]), x1, y(history[i + 1]), gfx::Rgb{255, 220, 80});
-    }
-    // Trajectories: x in [0, 2], y in [0, 1.2].
-    auto plot = [&](const std::vector<impulse::Vec2d>& path, gfx::Rgb c) {
-        for (const impulse::Vec2d& q : path)
-            fit.set(int(std::lround(q.x() / 2.0 * 511)), 255 - int(std::lround(q.y() / 1.2 * 255)), c);
+    // The plots: trajectories (x, y in metres), the loss and the parameters per iteration.
+    auto xs = [](const std::vector<impulse::Vec2d>& path, int axis) {
+        std::vector<double> v;
+        for (const impulse::Vec2d& q : path) v.push_back(q[axis]);
+        return v;
     };
-    plot(simulate(start[0], start[1]), gfx::Rgb{255, 90, 90});
-    plot(recorded, gfx::white);
-    plot(simulate(p[0], p[1]), gfx::Rgb{90, 255, 120});
+    const std::vector<impulse::Vec2d> guess = simulate(start[0], start[1]), fitted = simulate(p[0], p[1]);
+    plot::Figure fit(720, 300);
+    fit.x_axis("x (m)").y_axis("height y (m)").y_range(0, 1.2).tick_target(8, 4);
+    fit.line("initial guess: \u03bc = 0.45, e = 0.35", xs(guess, 0), xs(guess, 1), plot::palette[1]);
+    fit.line("recording: \u03bc = 0.25, e = 0.6", xs(recorded, 0), xs(recorded, 1), "#bbbbbb", 6);
+    fit.dashed("fit", xs(fitted, 0), xs(fitted, 1), plot::palette[0], 2);
+
+    std::vector<double> iteration;
+    for (std::size_t i = 0; i < history.size(); ++i) iteration.push_back(double(i));
+    plot::Figure curve(640, 320);
+    curve.x_axis("iteration").y_axis("mean squared trajectory error (m\u00b2)").log_y();
+    curve.line("loss", iteration, history, plot::palette[0]);
+
+    plot::Figure params(640, 300);
+    params.x_axis("iteration").y_axis("coefficient").y_range(0, 0.8).legend_at(plot::Corner::bottom_right);
+    params.line("friction \u03bc", iteration, mus, plot::palette[1]);
+    params.line("restitution e", iteration, es, plot::palette[2]);
+    params.hline(truth[0], "true values", "#777777");
+    params.hline(truth[1], "", "#777777");
 
     std::string err;
-    bool ok = gfx::write_png(curve, (dir / "identify-loss.png").string(), err) &&
-              gfx::write_png(fit, (dir / "identify-fit.png").string(), err);
+    bool ok = fit.write((dir / "identify-fit.svg").string(), err) && curve.write((dir / "identify-loss.svg").string(), err) &&
+              params.write((dir / "identify-params.svg").string(), err);
     if (!ok) std::fprintf(stderr, "identify: %s\n", err.c_str());
     ok = ok && page::write_text(dir / "identify.txt", summary);
-    const std::string html = page::html(
+
+    page::Table tab({"quantity", "recovered", "true", "start"});
+    tab.row({"friction &mu;", page::formatted("%.6f", p[0]), "0.25", "0.45"})
+        .row({"restitution e", page::formatted("%.6f", p[1]), "0.6", "0.35"})
+        .row({"relative error of &mu;, e", page::formatted("%.1e", err_mu) + ", " + page::formatted("%.1e", err_e), "within 1%", ""})
+        .row({"iterations, final loss", std::to_string(it) + ", " + page::formatted("%.1e m&sup2;", history.back()), "",
+              page::formatted("%.1e m&sup2;", history.front())});
+    page::Document doc(
         "Differentiable contacts: identifying friction and restitution",
-        "<p>A ball bounces and slides; from its recorded path alone, gradient descent finds the friction "
-        "coefficient and the restitution that produced it. The gradient of the trajectory error comes "
-        "from running the same simulation on Eigen's AutoDiffScalar.</p>\n"
-        "<p>identify-fit.png: the recording (white), the initial guess (red), the fit (green, drawn over "
-        "the white where it matches).</p>\n"
-        "<img src=\"identify-fit.png\" alt=\"trajectories\" width=\"1024\" height=\"512\">\n"
-        "<p>identify-loss.png: log10 of the mean squared trajectory error per iteration.</p>\n"
-        "<img src=\"identify-loss.png\" alt=\"loss curve\" width=\"1024\" height=\"512\">\n"
-        "<pre>" + summary + "</pre>\n");
-    ok = ok && page::write_text(dir / "identify.html", html);
+        "A ball bounces and slides; from its recorded path alone, gradient descent finds the friction coefficient "
+        "and the restitution that produced it. The gradient of the trajectory error comes from running the same "
+        "simulation on Eigen's <code>AutoDiffScalar</code>: impulse is generic over the scalar, so its contact "
+        "response differentiates like any other code.",
+        "Gradient descent through the contacts recovers friction and restitution from a trajectory.");
+    doc.section("The fit")
+        .figure("identify-fit.svg",
+                "The ball's path: the recording (wide grey), the simulation from the initial guess (orange), and from "
+                "the recovered values (dashed blue). Look for the dashed fit running inside the grey recording from "
+                "the throw to the last bounce, where the guess bounces too low and slides too short.",
+                "recorded, guessed and fitted trajectories")
+        .section("The descent")
+        .figure("identify-loss.svg",
+                "The mean squared distance between the simulated and the recorded path at each iteration, on a "
+                "logarithmic axis. Look for a fall over some twenty decades, down to rounding: the gradient through the "
+                "contacts is exact, not estimated.",
+                "loss against iteration")
+        .figure("identify-params.svg",
+                "The friction coefficient and the restitution at each iteration. Look for both settling on their "
+                "dashed true values.",
+                "parameters against iteration")
+        .table(tab)
+        .text_result("identify.txt", summary);
+    ok = ok && doc.write(dir / "identify.html");
     if (!ok) return 1;
     if (err_mu > 0.01 || err_e > 0.01) {
         std::fprintf(stderr, "identify: not within 1%% (mu %.3e, e %.3e)\n", err_mu, err_e);

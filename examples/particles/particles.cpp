@@ -8,10 +8,14 @@
 // its static friction mu_s >= 0.5; the slippery ones slide down onto the ground.
 //
 // It writes, into the output folder:
-//   particles-flight.png  the grains 3 s after the drop, coloured by mu_s
-//   particles.png         the final heap: grains piled up where they came to rest
-//   particles.txt         counts, the physics checks, and the run time per step
-//   particles.html        a page showing them
+//   particles-flight.png     the grains 3 s after the drop, coloured by mu_s
+//   particles.png            the final heap: grains piled up where they came to rest
+//   particles-flight.svg,    the same two pictures framed by axes in metres
+//   particles-heap.svg
+//   particles-energy.svg     the grains' total energy over time
+//   particles-contacts.svg   the contacts in each step's batch over time
+//   particles.txt            counts, the physics checks, and the run time per step
+//   particles.html           a page showing them
 //
 // and checks physics, failing (exit 1) on a miss:
 //   - every position and velocity stays finite;
@@ -48,6 +52,7 @@
 #include <impulse/impulse.hpp>
 
 #include "page.hpp"
+#include "plot.hpp"
 #include "png.hpp"
 
 namespace fs = std::filesystem;
@@ -261,6 +266,7 @@ int main(int argc, char** argv)
     double worst_depth = 0, E_max = E0;
     int worst_depth_step = 0, E_max_step = 0;
     gfx::Canvas flight(1, 1);
+    std::vector<double> time{0.0}, energies{E0}, touching{0.0};  // per step, for the plots
     const bool tty = interactive();
     const int flight_step = std::min(steps, 300);  // 3 s
     std::printf("particles: %zu grains, %d steps of %.0f ms (batch width %d floats)\n", count, steps,
@@ -348,6 +354,9 @@ int main(int argc, char** argv)
             }
         }
         const double E = energy();
+        time.push_back(step * double(dt));
+        energies.push_back(E);
+        touching.push_back(double(ct.count));
         if (E > E_max) {
             E_max = E;
             E_max_step = step;
@@ -408,30 +417,82 @@ int main(int argc, char** argv)
     const int per_pixel = std::max(1, int(count / 20000));
     bool ok = gfx::write_png(flight, (dir / "particles-flight.png").string(), err);
     if (ok) ok = gfx::write_png(heap(gr, on, per_pixel), (dir / "particles.png").string(), err);
+    // The pictures framed by axes in metres: pixel (i, j) is centred on x = i/31 - 0.5 m,
+    // y = (511 - j)/31 - 0.5 m (View).
+    const View v;
+    const double half = 0.5 / double(v.scale);
+    for (const char* name : {"particles-flight", "particles"}) {
+        plot::Figure frame(1040, 0);
+        frame.x_axis("x (m)").y_axis("height y (m)").tick_target(8, 4).equal_aspect().x_range(-0.5, 32.5).y_range(-0.5, 16);
+        frame.image((dir / (std::string(name) + ".png")).string(), -0.5 - half, v.w / double(v.scale) - 0.5 - half,
+                    -0.5 - half, v.h / double(v.scale) - 0.5 - half);
+        const std::string svg = std::string(name == std::string("particles") ? "particles-heap" : name) + ".svg";
+        if (ok) ok = frame.write((dir / svg).string(), err);
+    }
+    plot::Figure en(640, 300);
+    en.x_axis("time t (s)").y_axis("total energy \u03a3 v\u00b2/2 + g y (MJ)").x_range(0, steps * double(dt));
+    std::vector<double> mj;
+    for (const double E : energies) mj.push_back(E / 1e6);
+    en.line("grains (1 kg each)", time, mj, plot::palette[2]);
+    en.hline(E0 / 1e6, "at the start", "#777777");
+    if (ok) ok = en.write((dir / "particles-energy.svg").string(), err);
+    plot::Figure co(640, 300);
+    co.x_axis("time t (s)").y_axis("contacts in the step's batch").x_range(0, steps * double(dt)).legend_at(plot::Corner::bottom_right);
+    co.line("grains touching a surface", time, touching, plot::palette[0]);
+    co.hline(double(count), "all grains", "#777777");
+    if (ok) ok = co.write((dir / "particles-contacts.svg").string(), err);
     if (!ok) std::fprintf(stderr, "particles: %s\n", err.c_str());
     ok = ok && page::write_text(dir / "particles.txt", summary);
-    const std::string html = page::html(
+
+    page::Table tab({"quantity", "value", "bound or expected"});
+    tab.row({"grains, steps", std::to_string(count) + ", " + std::to_string(steps), page::formatted("dt = %.0f ms", 1000 * double(dt))})
+        .row({"resting on the ramp", std::to_string(on_ramp) + page::formatted(", least &mu;<sub>s</sub> %.3f", on_ramp ? least_mu_on_ramp : 0.0),
+              "&mu;<sub>s</sub> &ge; tan &theta; = 0.5 to rest there"})
+        .row({"slippery grains at rest on the ramp", std::to_string(slippery_at_rest), "0"})
+        .row({"on the ground or the walls", std::to_string(on_ground), "&mdash;"})
+        .row({"deepest overlap", page::formatted("%.4f m", worst_depth), page::formatted("&le; v<sub>fall</sub> dt + slop = %.4f m", depth_bound)})
+        .row({"energy: start, highest, end", page::formatted("%.3f", E0 / 1e6) + page::formatted(", %.3f", E_max / 1e6) + page::formatted(", %.3f MJ", E_end / 1e6),
+              "never above the start"})
+        .row({"contacts that gained kinetic energy", std::to_string(gained_energy), "0"})
+        .row({"run time per step", page::formatted("%.2f ms", ms_per_step), "(this machine, this build)"})
+        .row({"batch time per contact", page::formatted("%.2f ns", ns_per_contact), "(resolve_batch alone)"});
+    page::Document doc(
         "Particles: grains on a ramp, every contact in one batch",
-        "<p>" + std::to_string(count) +
-            " grains fall onto a ramp of slope 0.5 and the ground beside it. Each step, every grain's contact "
-            "with a surface goes into one batch for <code>impulse::resolve_batch</code>; grains do not touch "
-            "each other, so the contacts are independent. Colour is each grain's static friction against the "
-            "ground: blue slippery (&mu;<sub>s</sub> 0.2) to orange (0.75).</p>\n"
-            "<p>particles-flight.png: the grains 3 s after the drop: the grippy ones stopped where they landed, "
-            "the slippery ones slide down the ramp and out across the ground.</p>\n"
-            "<img src=\"particles-flight.png\" alt=\"grains in flight\" width=\"1024\" height=\"512\">\n"
-            "<p>particles.png: the final heap. Since grains pass through each other, each one is drawn piled on "
-            "those that came to rest on the same spot of the surface (one pixel per " +
-            std::to_string(per_pixel) +
-            " grains, least friction at the bottom). On the ramp only grains with &mu;<sub>s</sub> &ge; 0.5 "
-            "(orange) can rest; the slippery ones slid down and across the ground.</p>\n"
-            "<img src=\"particles.png\" alt=\"the final heap\" width=\"1024\" height=\"512\">\n"
-            "<p>The checks: every number finite; no grain deeper in a surface than one step of the fastest fall "
-            "plus the slop (<code>overlap_bound_m</code>); no contact leaving a batch with more kinetic energy "
-            "than it brought, and the total energy never above its start.</p>\n"
-            "<pre>" +
-            summary + "</pre>\n");
-    ok = ok && page::write_text(dir / "particles.html", html);
+        std::to_string(count) +
+            " grains fall onto a ramp of slope 0.5 and the ground beside it. Each step, every grain's contact with a "
+            "surface goes into one batch for <code>impulse::resolve_batch</code>; grains do not touch each other, so "
+            "the contacts are independent. Colour is each grain's static friction against the ground: blue slippery "
+            "(&mu;<sub>s</sub> 0.2) to orange (0.75). On a ramp of slope tan &theta; = 0.5 a grain can rest only if "
+            "&mu;<sub>s</sub> &ge; 0.5: the grains sort themselves by friction.",
+        "Grains sort themselves by friction on a ramp: only the grippy ones can rest on it.");
+    doc.section("The grains")
+        .figure("particles-flight.svg",
+                "The grains 3 s after the drop. Look for the grippy (orange) ones stopped where they landed on the "
+                "ramp, while the slippery (blue) ones slide down it and out across the ground.",
+                "grains in flight", 0, true)
+        .figure("particles-heap.svg",
+                "The final heap after " + page::formatted("%.0f s", steps * double(dt)) +
+                    ". Grains pass through each other, so each is drawn piled on those that came to rest on the same "
+                    "spot of the surface (one pixel per " + std::to_string(per_pixel) +
+                    " grains, least friction at the bottom). Look for only orange on the ramp "
+                    "(&mu;<sub>s</sub> &ge; 0.5) and the blue ones spread out across the ground.",
+                "the final heap", 0, true)
+        .section("Energy and contacts")
+        .figure("particles-energy.svg",
+                "The grains' total mechanical energy over time (each of mass 1 kg). Look for it only ever falling: "
+                "static surfaces and e &le; 1 can take energy, never give it; it levels off as the grains come to rest.",
+                "total energy over time")
+        .figure("particles-contacts.svg",
+                "How many contacts go into each step's batch. Look for none while the cloud falls, a rise as the "
+                "grains land, and most of them touching a surface at the end.",
+                "contacts per step over time")
+        .section("The checks",
+                 "Every number finite; no grain deeper in a surface than one step of the fastest fall plus the slop; "
+                 "no contact leaving a batch with more kinetic energy than it brought, and the total energy never "
+                 "above its start; no slippery grain at rest on the ramp. The program fails when one is missed.")
+        .table(tab)
+        .text_result("particles.txt", summary);
+    ok = ok && doc.write(dir / "particles.html");
 
     std::printf("particles: %zu grains on the ramp (least mu_s %.3f), %zu on the ground; %.2f ms per step, "
                 "%.2f ns per contact in the batch\n",
@@ -439,7 +500,7 @@ int main(int argc, char** argv)
     std::printf("particles: deepest overlap %.4f m (bound %.4f); energy %.1f J at the start, at most %.1f, %.1f at "
                 "the end; %zu contacts gained kinetic energy\n",
                 worst_depth, depth_bound, E0, E_max, E_end, gained_energy);
-    std::printf("particles: wrote particles-flight.png, particles.png, particles.txt, particles.html in %s\n",
+    std::printf("particles: wrote particles-flight.png, particles.png, their frames and plots (.svg), particles.txt, particles.html in %s\n",
                 dir.string().c_str());
     int status = ok ? 0 : 1;
     if (not_finite > 0) {

@@ -2,10 +2,12 @@
 // Rotation matters: a disk thrown with backspin skids, then rolls; a box thrown spinning tumbles
 // across the floor and comes to rest on a face. Both are stepped with impulse's rigid-body contact
 // response (the disk with `resolve`, the box's corners with the `Solver`), and drawn to
-//   rigid.png       trajectories: the disk's centre and a spoke, the box's outline
-//   rigid-spin.png  the disk's speed v and rim speed -omega*r over time, meeting when it rolls
-//   rigid.txt       the disk's final speed against the analytic rolling speed
-//   rigid.html      a page showing them
+//   rigid.png         trajectories: the disk's centre and a spoke, the box's outline
+//   rigid.svg         the same picture framed by axes in metres
+//   rigid-spin.svg    the disk's speed v and rim speed -omega*r over time, meeting when it rolls
+//   rigid-energy.svg  the disk's and the box's energy over time
+//   rigid.txt         the disk's final speed against the analytic rolling speed
+//   rigid.html        a page showing them
 // The disk's rolling speed is known exactly: about the contact line the friction and normal
 // impulses (at the contact) and gravity (through it) exert no moment, so L = -m r v + I omega is
 // kept while it skids, and rolling (omega = -v/r) gives v = (m r v0 - I omega0) / (m r + I/r).
@@ -20,10 +22,12 @@
 #include <impulse/impulse.hpp>
 
 #include "page.hpp"
+#include "plot.hpp"
 #include "png.hpp"
 
 namespace fs = std::filesystem;
 using impulse::Vec2d;
+using page::fixed;
 
 namespace {
 
@@ -58,13 +62,11 @@ int main(int argc, char** argv)
     const fs::path dir = page::output_folder(argc, argv);
 
     const View view;
-    gfx::Canvas picture(view.w, view.h), spin(view.w, view.h);
+    gfx::Canvas picture(view.w, view.h);
     const gfx::Rgb floor_colour{120, 120, 120}, disk_colour{255, 200, 80}, spoke_colour{255, 120, 40},
-        box_colour{120, 200, 255}, v_colour{120, 255, 140}, rim_colour{255, 110, 200};
+        box_colour{120, 200, 255};
     picture.line(0, view.py(0), view.w - 1, view.py(0), floor_colour);
-    // The speed plot spans -5 .. +7 m/s over the picture's height, with a grey line at 0.
-    auto speed_px = [&](double s) { return int(std::lround((7.0 - s) / 12.0 * (view.h - 1))); };
-    spin.line(0, speed_px(0.0), view.w - 1, speed_px(0.0), floor_colour);
+    std::vector<double> time, disk_speed, rim_speed, disk_energy, box_energy;  // one entry per step
 
     impulse::RigidBody<double, 2> floor;  // immovable: inverse mass and inertia 0
 
@@ -110,9 +112,14 @@ int main(int argc, char** argv)
                 picture.line(view.px(a.x()), view.py(a.y()), view.px(b.x()), view.py(b.y()), box_colour);
             }
         }
-        const int t_px = step * (view.w - 1) / steps;
-        spin.set(t_px, speed_px(disk.v.x()), v_colour);
-        spin.set(t_px, speed_px(-disk.omega * r), rim_colour);
+        // Energy: kinetic m v^2/2 + I omega^2/2, and potential m g y above the floor.
+        const impulse::Body<double, 2>& bb = box.bodies[1];
+        time.push_back(step * dt);
+        disk_speed.push_back(disk.v.x());
+        rim_speed.push_back(-disk.omega * r);
+        disk_energy.push_back(0.5 * m * disk.v.squaredNorm() + 0.5 * I * disk.omega * disk.omega + m * g * disk_x.y());
+        box_energy.push_back(0.5 * bb.v.squaredNorm() / bb.inv_mass + 0.5 * bb.omega * bb.omega / bb.inv_inertia[0] +
+                             g * bb.pose.p.y() / bb.inv_mass);
         if (step == steps) break;
 
         // Disk: gravity, then the contact with the floor 0.5 below its centre.
@@ -154,27 +161,73 @@ int main(int argc, char** argv)
                   v0, omega0, skid_steps, disk.v.x(), v_roll, -disk.omega * r, box.body().pose.p.x(),
                   box.body().pose.p.y(), box.body().v.norm());
     const std::string summary = buf;
+    // The plots.
     std::string err;
     bool ok = gfx::write_png(picture, (dir / "rigid.png").string(), err);
-    if (ok) ok = gfx::write_png(spin, (dir / "rigid-spin.png").string(), err);
+    // The picture framed by axes: pixel (i, j) is centred on x = i/32 m, y = (255 - j)/32 m.
+    plot::Figure frame(1040, 0);
+    frame.x_axis("x (m)").y_axis("height y (m)").tick_target(8, 4).equal_aspect();
+    frame.x_range(0, 16).y_range(0, 8).image((dir / "rigid.png").string(), -0.5 / view.scale,
+                                             (view.w - 0.5) / view.scale, -0.5 / view.scale,
+                                             (view.h - 0.5) / view.scale);
+    if (ok) ok = frame.write((dir / "rigid.svg").string(), err);
+
+    const double t_roll = skid_steps * dt;
+    plot::Figure sp;
+    sp.x_axis("time t (s)").y_axis("speed (m/s)").x_range(0, 4).y_range(-4, 8).tick_target(4, 6);
+    sp.line("disk's speed v", time, disk_speed, plot::palette[2]);
+    sp.line("rim speed \u2212\u03c9 r", time, rim_speed, plot::palette[3]);
+    sp.hline(v_roll, "rolling speed from angular momentum: " + fixed(v_roll, 3, "m/s"));
+    sp.vline(t_roll, "");
+    sp.note(t_roll, v_roll, "rolls from t = " + fixed(t_roll, 2, "s"));
+    sp.legend_at(plot::Corner::bottom_right);
+    if (ok) ok = sp.write((dir / "rigid-spin.svg").string(), err);
+
+    plot::Figure en(640, 320);
+    en.x_axis("time t (s)").y_axis("energy: kinetic + m g y (J)").x_range(0, 4);
+    en.line("box (2 kg)", time, box_energy, plot::palette[0]);
+    en.line("disk (1 kg)", time, disk_energy, plot::palette[1]);
+    if (ok) ok = en.write((dir / "rigid-energy.svg").string(), err);
     if (!ok) std::fprintf(stderr, "rigid: %s\n", err.c_str());
     ok = ok && page::write_text(dir / "rigid.txt", summary);
-    const std::string html = page::html(
-        "Rotation: a skidding disk and a tumbling box",
-        "<p>rigid.png: the disk (yellow dots, orange spokes every 0.1 s) is thrown at 6 m/s with backspin; "
-        "friction first fights the spin, then it rolls on at a constant speed. The box (blue outlines) "
-        "lands on a corner, tumbles and settles on a face.</p>\n"
-        "<img src=\"rigid.png\" alt=\"trajectories\" width=\"1024\" height=\"512\">\n"
-        "<p>rigid-spin.png: the disk's speed v (green) and rim speed -&omega;r (pink) against time (-5 to 7 m/s, "
-        "grey line at 0); they meet when the disk rolls without slipping, at the speed the angular "
-        "momentum about the contact line predicts.</p>\n"
-        "<img src=\"rigid-spin.png\" alt=\"speed and rim speed\" width=\"1024\" height=\"512\">\n"
-        "<pre>" + summary + "</pre>\n");
-    ok = ok && page::write_text(dir / "rigid.html", html);
+
+    page::Table tab({"quantity", "value", "expected"});
+    tab.row({"disk: time skidding", std::to_string(skid_steps) + " steps, " + fixed(t_roll, 3, "s"), "until v = &minus;&omega;r"})
+        .row({"disk: final speed v", fixed(disk.v.x(), 9, "m/s"),
+              "(m r v&#8320; &minus; I &omega;&#8320;) / (m r + I/r) = " + fixed(v_roll, 9, "m/s")})
+        .row({"disk: rim speed &minus;&omega;r", fixed(-disk.omega * r, 9, "m/s"), "equal to v: rolling"})
+        .row({"box: final speed", fixed(box.body().v.norm(), 6, "m/s"), "0: at rest on a face"});
+    page::Document doc("Rotation: a skidding disk and a tumbling box",
+                       "Contacts that turn bodies: a disk thrown with backspin skids, then rolls; a box thrown spinning "
+                       "lands on a corner, tumbles and settles on a face. The disk's contact is answered by "
+                       "<code>impulse::resolve</code> for rigid bodies, the box's corners by <code>impulse::Solver</code>; "
+                       "the disk's rolling speed is checked against the value angular momentum predicts.",
+                       "A disk skids until it rolls at the speed angular momentum predicts; a box tumbles to rest.");
+    doc.section("Paths")
+        .figure("rigid.svg",
+                "The disk (yellow dots every 1/60 s, orange spokes every 0.1 s) thrown at 6 m/s with backspin 8 rad/s, "
+                "and the box (1.2 m &times; 0.6 m, blue outlines every 0.1 s) thrown from 4 m at 4 m/s, spinning. "
+                "Look for the spokes turning backwards while the disk skids, then forwards as it rolls on; and the "
+                "box settling flat on a face, not on a corner.",
+                "paths of the disk and the box", 0, true)
+        .section("The disk: from skidding to rolling")
+        .figure("rigid-spin.svg",
+                "The disk's speed v and its rim speed &minus;&omega;r over time. Friction slows the disk and undoes "
+                "the backspin until the two meet; look for them meeting at the dashed line, the speed angular "
+                "momentum about the contact line predicts, and staying together: rolling, no more friction.",
+                "speed and rim speed of the disk over time")
+        .figure("rigid-energy.svg",
+                "Each body's energy (kinetic, linear and rotational, plus m g y above the floor) over time. Look for "
+                "the disk's falling while it skids and flat once it rolls (friction does no work on a rolling disk), and the "
+                "box's dropping at every impact, then flat at rest: contacts only ever take energy.",
+                "energy of the disk and the box over time")
+        .table(tab)
+        .text_result("rigid.txt", summary);
+    ok = ok && doc.write(dir / "rigid.html");
 
     std::printf("rigid: disk skidded %d steps, rolls at %.6f m/s (analytic %.6f); box at rest at x = %.3f\n",
                 skid_steps, disk.v.x(), v_roll, box.body().pose.p.x());
-    std::printf("rigid: wrote rigid.png, rigid-spin.png, rigid.txt, rigid.html in %s\n", dir.string().c_str());
+    std::printf("rigid: wrote rigid.png, rigid.svg, rigid-spin.svg, rigid-energy.svg, rigid.txt, rigid.html in %s\n", dir.string().c_str());
     if (!ok) return 1;
     if (!rolling || miss > 1e-9 * v0) {
         std::fprintf(stderr, "rigid: the disk should roll at %.9f but moves at %.9f (rim %.9f)\n", v_roll,

@@ -57,6 +57,7 @@ int main(int argc, char** argv)
         }
     });
     panel(pic, w, p, pw, ph, scale, ph);
+    gfx::scale_bar(pic, 20, 40, scale, 5, scenes::draw::wall);  // above the first panel's balls
 
     char headline[256];
     std::snprintf(headline, sizeof headline,

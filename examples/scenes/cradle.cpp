@@ -3,10 +3,12 @@
 //   cradle.png            the balls every 0.1 s, time running downwards (1 mm gaps)
 //   cradle-touching.png   the same with the balls touching: solved together, not a cradle
 //   cradle.txt            velocities, momentum and kinetic energy before and after
+//   cradle.tsv            the same after the runs, as a table
 // and rewrites scenes.html. Usage: cradle [output-folder]
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "draw.hpp"
 #include "output.hpp"
@@ -35,8 +37,9 @@ std::string velocities(const World& w)
     return s;
 }
 
-/// Runs the cradle for 2 s, drawing a row every 0.1 s; returns a summary.
-std::string run(double gap, gfx::Canvas& strip)
+/// Runs the cradle for 2 s, drawing a row every 0.1 s; returns a summary, and adds the run's row
+/// to `table` (gap, velocities after, momentum, kinetic energy).
+std::string run(double gap, gfx::Canvas& strip, std::vector<std::vector<std::string>>& table)
 {
     World w;
     scenes::build_cradle(w, gap);
@@ -65,6 +68,8 @@ std::string run(double gap, gfx::Canvas& strip)
     std::snprintf(buf, sizeof buf, "gap %g m: after   v = %s   p = %.6f   KE = %.6f\n", gap, velocities(w).c_str(),
                   momentum(w), w.kinetic_energy());
     out += buf;
+    table.push_back({::page::formatted("%g m", gap), velocities(w), ::page::formatted("%.6f", momentum(w)),
+                     ::page::formatted("%.6f", w.kinetic_energy())});
     return out;
 }
 
@@ -79,12 +84,15 @@ int main(int argc, char** argv)
                        "Expected with gaps (each collision swaps velocities): v = 0 0 0 0 1, p = 1, KE = 0.5.\n"
                        "Touching (all contacts in one step): only the first contact approaches at the step's start and\n"
                        "bounces; the resting ones are solved inelastic: p = 1 still, KE lower, several balls move on.\n\n";
-    text += run(1e-3, gaps);
-    text += run(0.0, touching);
+    std::vector<std::vector<std::string>> table = {
+        {"gap", "velocities after (m/s)", "momentum (kg m/s)", "kinetic energy (J)"}};
+    text += run(1e-3, gaps, table);
+    text += run(0.0, touching, table);
     std::fputs(text.c_str(), stdout);
     bool ok = scenes::output::write_png(dir, "cradle.png", gaps);
     ok = scenes::output::write_png(dir, "cradle-touching.png", touching) && ok;
     ok = scenes::output::write_text(dir, "cradle.txt", text) && ok;
+    ok = scenes::output::write_table(dir, "cradle.tsv", table) && ok;
     ok = scenes::output::write_page(dir) && ok;
     return ok ? 0 : 1;
 }

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: MIT
 // The scenes' output: files in the output folder and the page that shows them, scenes.html (the
-// lab's index.html links it by its title). Every scene program rewrites the page after writing its
-// own files, listing whatever scene files are in the folder, so the page is complete whichever
-// programs ran and in whatever order.
+// lab's index.html links it by its title and shows its pictures as thumbnails). Every scene
+// program rewrites the page after writing its own files, listing whatever scene files are in the
+// folder, so the page is complete whichever programs ran and in whatever order.
+//
+// A new scene adds itself by (1) listing its files in `items` below, in page order: a picture
+// (.png) becomes a figure with the item's note as its caption (say what it shows and what to look
+// for), a table (.tsv, written by write_table: a header row, then one row per number, e.g.
+// quantity / value / bound) becomes a table of numbers, a text file (.txt) is shown as it is;
+// (2) writing those files with write_png, write_table and write_text; (3) calling write_page(dir).
 #pragma once
 
 #include <cstddef>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <sstream>
 #include <string>
+#include <vector>
 
 #include "page.hpp"
 #include "png.hpp"
@@ -39,17 +43,23 @@ inline const Item items[] = {
      "The same cradle with the balls touching (gap 0): all contacts are solved together, and only the "
      "first, approaching at the step's start, bounces; the resting ones are inelastic. Momentum is "
      "conserved, but it is not a cradle: several balls move on. Why the scene uses gaps."},
-    {"cradle.txt", "Newton's cradle: numbers", "Velocities, momentum and kinetic energy, before and after."},
+    {"cradle.tsv", "Newton's cradle: numbers", ""},
+    {"cradle.txt", "Newton's cradle: the runs", "Velocities, momentum and kinetic energy, before and after."},
     {"ballpit.png", "Ball pit", "2000 circles (radius 0.2-0.3 m) poured into a 32 m box and left to settle "
-     "(e = 0.2, mu = 0.4): 2.5 s, 5 s, 7.5 s and settled. Colour: the order they were poured in."},
-    {"ballpit.txt", "Ball pit: numbers", "Escapes, overlap after settling, kinetic energy at rest, energy drift."},
+     "(e = 0.2, mu = 0.4): 2.5 s, 5 s, 7.5 s and settled (the bar at the top left is 5 m). Colour: the order they "
+     "were poured in."},
+    {"ballpit.tsv", "Ball pit: numbers", ""},
+    {"ballpit.txt", "Ball pit: the run", "Escapes, overlap after settling, kinetic energy at rest, energy drift."},
     {"pile3d.png", "3D pile of spheres", "1000 spheres poured into a 6 m x 6 m box, settled: from the side "
-     "(left) and from above (right), nearer spheres lighter."},
-    {"pile3d.txt", "3D pile: numbers", "Escapes, overlap after settling, kinetic energy at rest, energy drift."},
-    {"pyramid.png", "Pyramid", "210 circles in 20 rows between two walls. Left: the start. Middle: after 10 s "
-     "(the outlines are the start): it stands, sagging by its contact springs' compression. Right: the same "
-     "10 s without warm starting: the weight never reaches the bottom rows within a step, and it collapses."},
-    {"pyramid.txt", "Pyramid: numbers", "How far each circle moved in 10 s, with and without warm starting."},
+     "(left) and from above (right), nearer spheres lighter; the bar at the top left is 1 m."},
+    {"pile3d.tsv", "3D pile: numbers", ""},
+    {"pile3d.txt", "3D pile: the run", "Escapes, overlap after settling, kinetic energy at rest, energy drift."},
+    {"pyramid.png", "Pyramid", "210 circles (r = 0.5 m) in 20 rows between two walls (the bar at the top left is "
+     "2 m). Left: the start. Middle: after 10 s (the outlines are the start): it stands, sagging by its contact "
+     "springs' compression. Right: the same 10 s without warm starting: the weight never reaches the bottom rows "
+     "within a step, and it collapses."},
+    {"pyramid.tsv", "Pyramid: numbers", ""},
+    {"pyramid.txt", "Pyramid: the runs", "How far each circle moved in 10 s, with and without warm starting."},
 };
 
 /// Writes a text file into dir; false (and a message on stderr) if it cannot.
@@ -75,47 +85,50 @@ inline bool write_png(const fs::path& dir, const std::string& name, const gfx::C
     return true;
 }
 
-inline std::string escape(const std::string& s)
+/// Writes a table of numbers as tab-separated text (the first row is the header); false (and a
+/// message on stderr) if it cannot.
+inline bool write_table(const fs::path& dir, const std::string& name, const std::vector<std::vector<std::string>>& rows)
 {
-    std::string out;
-    for (char ch : s) {
-        switch (ch) {
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '&': out += "&amp;"; break;
-        default: out += ch;
-        }
+    std::string text;
+    for (const auto& row : rows) {
+        for (std::size_t i = 0; i < row.size(); ++i) text += (i ? "\t" : "") + row[i];
+        text += "\n";
     }
-    return out;
+    return write_text(dir, name, text);
 }
+
+using ::page::escape;
 
 /// Rewrites dir/scenes.html from the scene files present in dir.
 inline bool write_page(const fs::path& dir)
 {
-    std::ostringstream h;
-    h << "<p>Many contacts at once, solved by <code>impulse::Solver</code> (the soft step: substeps, soft "
-         "contacts, relaxing, warm starting). Contacts come from <code>impulse::collide_spheres</code> and "
-         "<code>impulse::collide_plane_sphere</code> over a uniform grid.</p>\n";
+    ::page::Document doc("Scenes: many contacts at once",
+                         "Many contacts at once, solved by <code>impulse::Solver</code> (the soft step: substeps, soft "
+                         "contacts, relaxing, warm starting). Contacts come from <code>impulse::collide_spheres</code> "
+                         "and <code>impulse::collide_plane_sphere</code> over a uniform grid.",
+                         "Many bodies through the solver: look for momentum kept, piles that settle without sinking, "
+                         "and what warm starting holds up.");
     for (const Item& it : items) {
         const fs::path p = dir / it.file;
         if (!fs::exists(p)) continue;
-        h << "<h2>" << escape(it.title) << "</h2>\n<p>" << escape(it.note) << "</p>\n";
-        const std::string f = it.file;
-        if (f.size() > 4 && f.compare(f.size() - 4, 4, ".png") == 0) {
-            h << "<p><img src=\"" << f << "\" alt=\"" << escape(it.title) << "\" style=\"max-width: 100%\"></p>\n";
+        const std::string f = it.file, ext = f.size() > 4 ? f.substr(f.size() - 4) : "";
+        if (ext == ".png") {
+            doc.section(escape(it.title)).figure(f, escape(it.note), it.title, 0, false, f.substr(0, f.size() - 4));
+        } else if (ext == ".tsv") {
+            doc.table(::page::Table::from_tsv(::page::read_text(p), escape(it.title)));
         } else {
-            std::ifstream in(p, std::ios::binary);
-            const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-            h << "<pre>" << escape(text) << "</pre>\n";
+            doc.raw("<h3>" + escape(it.title) + "</h3>\n<p>" + escape(it.note) + "</p>\n<pre>" +
+                    escape(::page::read_text(p)) + "</pre>\n");
         }
     }
-    return write_text(dir, "scenes.html", ::page::html("Scenes: many contacts at once", h.str()));
+    return write_text(dir, "scenes.html", doc.html());
 }
 
 /// The output folder: the first argument, or out/; created if missing.
 /// Finishes a pit scene (the 2D ball pit, the 3D pile): prints and writes `<stem>.txt` (the scene's
-/// `headline`, then what `run_pit` measured against the bounds the tests check), writes
-/// `<stem>.png`, and rewrites the page. Exit status: 0, or 1 if a file could not be written.
+/// `headline`, then what `run_pit` measured against the bounds the tests check) and the same
+/// numbers as a table, `<stem>.tsv`; writes `<stem>.png`, and rewrites the page. Exit status: 0, or 1
+/// if a file could not be written.
 template <class S, int D>
 int finish_pit(const fs::path& dir, const std::string& stem, const gfx::Canvas& pic, const std::string& headline,
                const PitSpec<S>& p, int settle, const impulse::SolverSettings<S, D>& settings, const PitStats<S>& st)
@@ -134,8 +147,19 @@ int finish_pit(const fs::path& dir, const std::string& stem, const gfx::Canvas& 
                   double(st.fastest), double(st.rise), double(st.rise_bound));
     const std::string text = headline + buf;
     std::fputs(text.c_str(), stdout);
+    const std::vector<std::vector<std::string>> table = {
+        {"quantity", "value", "bound"},
+        {"all numbers finite", st.finite ? "yes" : "NO", "yes"},
+        {"balls outside the box (at most, any step)", std::to_string(st.escaped), "0"},
+        {"overlap after settling: max, mean", ::page::formatted("%.4f m", double(st.settled.max)) + ", " +
+                                                  ::page::formatted("%.4f m", double(st.settled.mean)),
+         ::page::formatted("%.4f m (20%% of the smallest radius)", 0.2 * double(p.rmin))},
+        {"rms speed at rest (last 1 s)", ::page::formatted("%.6f m/s", double(st.rms)), "0.0001 m/s"},
+        {"fastest ball at rest (last 1 s)", ::page::formatted("%.6f m/s", double(st.fastest)), "0.001 m/s"},
+        {"energy rise beyond the inflow", ::page::formatted("%.1f J", double(st.rise)), ::page::formatted("%.1f J", double(st.rise_bound))}};
     bool ok = write_png(dir, stem + ".png", pic);
     ok = write_text(dir, stem + ".txt", text) && ok;
+    ok = write_table(dir, stem + ".tsv", table) && ok;
     ok = write_page(dir) && ok;
     return ok ? 0 : 1;
 }

@@ -66,6 +66,7 @@ int main(int argc, char** argv)
     gfx::Canvas pic(2 * pw, pw, scenes::draw::paper);
     view(pic, w, p, 0, 0, 1, 2, scale, pile_top);      // from the side: x right, y up, z towards the viewer
     view(pic, w, p, pw, 0, 2, 1, scale, p.width);      // from above: x right, z up, y towards the viewer
+    gfx::scale_bar(pic, 20, 40, scale, 1, scenes::draw::wall);  // above the side view's box
 
     char headline[256];
     std::snprintf(headline, sizeof headline,

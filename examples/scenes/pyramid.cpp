@@ -3,6 +3,7 @@
 // Writes
 //   pyramid.png   the start; after 10 s (with the start as outlines); after 10 s without warm starting
 //   pyramid.txt   how far the circles moved, with and without warm starting
+//   pyramid.tsv   the same as a table
 // and rewrites scenes.html. Usage: pyramid [output-folder]
 #include <algorithm>
 #include <cmath>
@@ -77,6 +78,7 @@ int main(int argc, char** argv)
     panel(pic, start, nullptr, 0, scale);
     panel(pic, held.w, &held.start, pw, scale);
     panel(pic, fell.w, nullptr, 2 * pw, scale);
+    gfx::scale_bar(pic, 20, 40, scale, 2, scenes::draw::wall);  // beside the first pyramid's top
 
     // Each contact is a spring (tests/scenes: the sag of a pyramid of soft contacts): row j from the
     // top carries F_j = (j + 1) m g / (2 sqrt 3) on each contact below it, compressing it by F_j / k,
@@ -97,8 +99,15 @@ int main(int argc, char** argv)
                   double(settings.static_hertz_scale), double(settings.contact_damping_ratio), held.top_drop, sag,
                   held.moved, fell.top_drop, fell.moved);
     std::fputs(buf, stdout);
+    const std::vector<std::vector<std::string>> table = {
+        {"run", "top sank", "largest move", "bound"},
+        {"with warm starting", ::page::formatted("%.4f m", double(held.top_drop)), ::page::formatted("%.4f m", double(held.moved)),
+         ::page::formatted("%.4f m: slop (1 + 19 / sin 60\u00b0)", double(bound))},
+        {"without warm starting", ::page::formatted("%.4f m", double(fell.top_drop)),
+         ::page::formatted("%.4f m", double(fell.moved)), "(it collapses)"}};
     bool ok = scenes::output::write_png(dir, "pyramid.png", pic);
     ok = scenes::output::write_text(dir, "pyramid.txt", buf) && ok;
+    ok = scenes::output::write_table(dir, "pyramid.tsv", table) && ok;
     ok = scenes::output::write_page(dir) && ok;
     return ok ? 0 : 1;
 }

@@ -2,7 +2,9 @@
 // The lab's files (written by the lab_run fixture into LAB_OUT_DIR) against the lab's stated values
 // and against physics. Every expected number says where it comes from: the lab's text, a hand
 // derivation, or an analytic solution.
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -11,6 +13,7 @@
 
 #include "catch.hpp"
 #include "png_read.hpp"
+#include "svg_read.hpp"
 
 namespace {
 
@@ -71,6 +74,16 @@ std::vector<double> vector_at(const std::map<std::string, std::string>& keys, co
 constexpr double six_decimals = 0.5e-6 + 1e-12;
 
 using Pixel = labtest::Image::Pixel;
+
+/// An SVG file of the lab's, parsed; fails the test when it does not parse.
+svgtest::Document read_svg(const std::string& name)
+{
+    svgtest::Document d = svgtest::parse(read_text(name));
+    INFO(name << ": " << d.error);
+    REQUIRE(d.error.empty());
+    REQUIRE(d.root.name == "svg");
+    return d;
+}
 
 }  // namespace
 
@@ -201,18 +214,65 @@ TEST_CASE("each bounce peak is about e squared of the one before", "[lab]")
     CHECK_THAT(maxima[2], WithinAbs(p3, 2 * six_decimals));
 }
 
-TEST_CASE("the bounce plot starts at the top-left corner in the plot colour", "[lab]")
+TEST_CASE("the bounce plot, read off its axes, starts at 5 m and marks the peaks of the log", "[lab]")
 {
-    // Step 0, y = 5: px = int(0*255/2400) = 0, py = 255 - int(5/5*255) = 0.
-    const labtest::Image img = labtest::read_png(path_of("bounce.png"));
-    INFO(img.error);
-    REQUIRE(img.error.empty());
-    REQUIRE(img.width == 256);
-    REQUIRE(img.height == 256);
-    CHECK(img.at(0, 0) == Pixel{120, 200, 255});
-    CHECK(img.at(255, 0) == Pixel{0, 0, 0});  // the ball never climbs back to 5 m
+    const svgtest::Document d = read_svg("bounce.svg");
+    const auto x = svgtest::ticks(d.root, "x-axis"), y = svgtest::ticks(d.root, "y-axis");
+    REQUIRE(x.size() >= 2);
+    REQUIRE(y.size() >= 2);
+    const svgtest::Scale sx = svgtest::scale_of(x), sy = svgtest::scale_of(y);
+    // Step 0 of the drop: t = 0, y = 5 m. The file rounds pixels to 0.1 px, a few millimetres here.
+    const svgtest::Element* height = svgtest::series(d.root, "height");
+    REQUIRE(height);
+    const auto lines = height->named("polyline");
+    REQUIRE(!lines.empty());
+    const auto pts = svgtest::polyline_points(*lines.front());
+    REQUIRE(pts.size() == 2401);  // one point per row of bounce.csv
+    CHECK_THAT(sx.data(pts.front().first), WithinAbs(0.0, 0.01));
+    CHECK_THAT(sy.data(pts.front().second), WithinAbs(5.0, 0.01));
+    CHECK_THAT(sx.data(pts.back().first), WithinAbs(10.0, 0.01));  // step 2400 at 1/240 s
+    // The marked peaks are those of 04-bounce.txt.
+    const auto k = read_keys("04-bounce.txt");
+    const svgtest::Element* peaks = svgtest::series(d.root, "first three peaks");
+    REQUIRE(peaks);
+    const auto dots = peaks->named("circle");
+    REQUIRE(dots.size() == 3);
+    const char* keys[] = {"peak1", "peak2", "peak3"};
+    for (std::size_t i = 0; i < 3; ++i) {
+        CAPTURE(i);
+        CHECK_THAT(sy.data(dots[i]->number("cy")), WithinAbs(number(k, keys[i]), 0.01));
+    }
 }
 
+TEST_CASE("every plot of the lab has both axes titled with their quantity and unit, and tick labels", "[lab]")
+{
+    const struct {
+        const char* file;
+        const char* x;
+        const char* y;
+    } plots[] = {
+        {"conserve.svg", "restitution e", "kinetic energy after the collision (J)"},
+        {"bounce.svg", "time t (s)", "height of the ball y (m)"},
+        {"bounce-energy.svg", "time t (s)", "energy per kilogram g y + v\u00b2/2 (J/kg)"},
+        {"friction.svg", "time t (s)", "speed of the box v (m/s)"},
+        {"friction-distance.svg", "time t (s)", "distance slid x (m)"},
+        {"balls.svg", "x (m)", "y (m)"},
+        {"balls-energy.svg", "time t (s)", "total energy \u03a3 v\u00b2/2 + g y (J)"},
+    };
+    for (const auto& p : plots) {
+        CAPTURE(p.file);
+        const svgtest::Document d = read_svg(p.file);
+        CHECK(svgtest::axis_title(d.root, "x-axis") == p.x);
+        CHECK(svgtest::axis_title(d.root, "y-axis") == p.y);
+        for (const char* axis : {"x-axis", "y-axis"}) {
+            CAPTURE(axis);
+            const auto t = svgtest::ticks(d.root, axis);
+            CHECK(t.size() >= 3);
+            for (const auto& tick : t) CHECK(std::isfinite(tick.value));  // plain numbers
+        }
+        CHECK(!d.root.with_class("series").empty());
+    }
+}
 TEST_CASE("the sliding box stops within 1% of the analytic time and distance", "[lab]")
 {
     // Constant Coulomb deceleration a = mu*g = 0.3*9.8 = 2.94 from v0 = 5 (the lab's analytic
@@ -262,31 +322,162 @@ TEST_CASE("the five balls lose energy to the walls and stay in the box", "[lab]"
         CHECK(b[1] <= 9.5);
     }
 
-    const labtest::Image img = labtest::read_png(path_of("balls.png"));
-    INFO(img.error);
-    REQUIRE(img.error.empty());
-    CHECK(img.width == 256);
-    CHECK(img.height == 256);
-    // The first dot of ball 3, which starts at rest at (8,7) and only ever moves vertically:
-    // sx = int(8*25.6) = 204, sy = int(255 - 7*25.6) = int(75.8) = 75, colour (100,150,255).
-    CHECK(img.at(204, 75) == Pixel{100, 150, 255});
+    // The plot of their paths, read off its axes: ball 3 starts at rest at (8, 7) m and only ever
+    // moves vertically, so every dot of it is at x = 8 m; every dot of every ball is inside the
+    // box less the radius, 0.5 .. 9.5 m (a dot every 10 of 1800 steps: 180 per ball).
+    const svgtest::Document d = read_svg("balls.svg");
+    const svgtest::Scale sx = svgtest::scale_of(svgtest::ticks(d.root, "x-axis"));
+    const svgtest::Scale sy = svgtest::scale_of(svgtest::ticks(d.root, "y-axis"));
+    for (const char* label : {"ball 1", "ball 2", "ball 3", "ball 4", "ball 5"}) {
+        CAPTURE(label);
+        const svgtest::Element* ball = svgtest::series(d.root, label);
+        REQUIRE(ball);
+        const auto dots = ball->named("circle");
+        REQUIRE(dots.size() == 180);
+        for (const svgtest::Element* dot : dots) {
+            const double x = sx.data(dot->number("cx")), y = sy.data(dot->number("cy"));
+            REQUIRE(x >= 0.5 - 0.01);
+            REQUIRE(x <= 9.5 + 0.01);
+            REQUIRE(y >= 0.5 - 0.01);
+            REQUIRE(y <= 9.5 + 0.01);
+        }
+        if (std::string(label) == "ball 3") {
+            CHECK_THAT(sx.data(dots.front()->number("cx")), WithinAbs(8.0, 0.01));
+            CHECK_THAT(sy.data(dots.front()->number("cy")), WithinAbs(7.0, 0.01));
+            for (const svgtest::Element* dot : dots) CHECK_THAT(sx.data(dot->number("cx")), WithinAbs(8.0, 0.01));
+        }
+    }
 }
 
-TEST_CASE("index.html shows every picture and every text result on one page", "[lab]")
+namespace {
+
+/// Every value of `attribute="..."` in an HTML page, in order.
+std::vector<std::string> attribute_values(const std::string& html, const std::string& attribute)
+{
+    std::vector<std::string> out;
+    const std::string key = " " + attribute + "=\"";
+    for (std::size_t at = html.find(key); at != std::string::npos; at = html.find(key, at + 1)) {
+        const std::size_t a = at + key.size(), b = html.find('"', a);
+        if (b == std::string::npos) break;
+        out.push_back(html.substr(a, b - a));
+    }
+    return out;
+}
+
+/// The checks every page in the folder must pass: each file it links or shows exists, each figure
+/// has a caption, each SVG it shows has both axes with tick labels (or is not a plot: a framed
+/// picture has them too), nothing comes from the network.
+void check_page(const std::string& name)
+{
+    CAPTURE(name);
+    const std::string html = read_text(name);
+    CHECK(html.find("http://") == std::string::npos);
+    CHECK(html.find("https://") == std::string::npos);
+    CHECK(html.find("<title>") != std::string::npos);
+    std::vector<std::string> links = attribute_values(html, "href");
+    const std::vector<std::string> sources = attribute_values(html, "src");
+    links.insert(links.end(), sources.begin(), sources.end());
+    CHECK(!sources.empty());
+    for (const std::string& link : links) {
+        CAPTURE(link);
+        const std::string file = link.substr(0, link.find('#'));
+        if (file.empty()) continue;  // an anchor on the same page
+        CHECK(std::filesystem::exists(path_of(file)));
+    }
+    // Figures: each has a non-empty caption and shows a picture.
+    std::size_t figures = 0;
+    for (std::size_t at = html.find("<figure"); at != std::string::npos; at = html.find("<figure", at + 1)) {
+        ++figures;
+        const std::size_t end = html.find("</figure>", at);
+        REQUIRE(end != std::string::npos);
+        const std::string f = html.substr(at, end - at);
+        CAPTURE(f);
+        const std::size_t cap = f.find("<figcaption>"), cap_end = f.find("</figcaption>");
+        REQUIRE(cap != std::string::npos);
+        REQUIRE(cap_end != std::string::npos);
+        CHECK(cap_end > cap + 12 + 3);  // more than a word
+        CHECK(f.find("<img src=\"") != std::string::npos);
+    }
+    CHECK(figures > 0);
+    // Every SVG shown is a plot or a framed picture: both axes, each with tick labels.
+    for (const std::string& src : sources) {
+        if (src.size() < 4 || src.compare(src.size() - 4, 4, ".svg") != 0) continue;
+        CAPTURE(src);
+        const svgtest::Document d = read_svg(src);
+        CHECK(svgtest::ticks(d.root, "x-axis").size() >= 2);
+        CHECK(svgtest::ticks(d.root, "y-axis").size() >= 2);
+        CHECK(!svgtest::axis_title(d.root, "x-axis").empty());
+        CHECK(!svgtest::axis_title(d.root, "y-axis").empty());
+    }
+}
+
+}  // namespace
+
+TEST_CASE("index.html opens with the scenes, then the other examples, the lab, and the checks last", "[lab]")
 {
     const std::string html = read_text("index.html");
-    for (const char* png : {"00-check.png", "bounce.png", "balls.png"}) {
+    // The lab_pages fixture ran the scenes' cradle, particles, rigid and identify into this folder
+    // before the lab, so their pages are there to be linked.
+    const std::size_t scenes = html.find("<h2 id=\"scenes\">"), examples = html.find("<h2 id=\"examples\">"),
+                      lab = html.find("<h2 id=\"lab\">"), checks = html.find("<h2 id=\"checks\">");
+    REQUIRE(scenes != std::string::npos);
+    REQUIRE(examples != std::string::npos);
+    REQUIRE(lab != std::string::npos);
+    REQUIRE(checks != std::string::npos);
+    CHECK(scenes < examples);
+    CHECK(examples < lab);
+    CHECK(lab < checks);
+    // The scenes' pictures as thumbnails, each linking to its figure on scenes.html.
+    for (const char* png : {"cradle.png", "cradle-touching.png"}) {
         CAPTURE(png);
-        CHECK(html.find(std::string("<img src=\"") + png + "\"") != std::string::npos);
+        const std::size_t at = html.find(std::string("<img src=\"") + png + "\"");
+        CHECK(at > scenes);
+        CHECK(at < examples);
+        CHECK(html.find(std::string("href=\"scenes.html#") + std::string(png).substr(0, std::string(png).size() - 4) +
+                        "\"") != std::string::npos);
     }
-    // Each text result appears inline, read back from its file.
-    for (const char* txt : {"01-crate.txt", "03-conserve.txt", "04-bounce.txt", "05-friction.txt",
-                            "06-tangent.txt", "07-balls.txt"}) {
+    // The examples in showcase order: particles, rigid bodies, the differentiable contacts.
+    const std::size_t particles = html.find("href=\"particles.html\""), rigid = html.find("href=\"rigid.html\""),
+                      identify = html.find("href=\"identify.html\"");
+    CHECK(examples < particles);
+    CHECK(particles < rigid);
+    CHECK(rigid < identify);
+    CHECK(identify < lab);
+    // The test pattern is out of the headline: only in the checks section.
+    const std::size_t pattern = html.find("src=\"00-check.png\"");
+    CHECK(pattern > checks);
+    CHECK(html.find("00-check.png") > checks);
+}
+
+TEST_CASE("index.html shows every plot and every text result of the lab", "[lab]")
+{
+    const std::string html = read_text("index.html");
+    const std::size_t lab = html.find("<h2 id=\"lab\">");
+    REQUIRE(lab != std::string::npos);
+    for (const char* svg : {"conserve.svg", "bounce.svg", "bounce-energy.svg", "friction.svg", "friction-distance.svg",
+                            "balls.svg", "balls-energy.svg"}) {
+        CAPTURE(svg);
+        CHECK(html.find(std::string("<img src=\"") + svg + "\"", lab) != std::string::npos);
+    }
+    // Each text result appears inline (escaped as HTML; these have nothing to escape), read back from its file.
+    for (const char* txt : {"01-crate.txt", "03-conserve.txt", "04-bounce.txt", "05-friction.txt", "06-tangent.txt",
+                            "07-balls.txt"}) {
         CAPTURE(txt);
         CHECK(html.find(read_text(txt)) != std::string::npos);
     }
     CHECK(html.find("href=\"bounce.csv\"") != std::string::npos);
-    // Self-contained: nothing is fetched from elsewhere.
-    CHECK(html.find("http://") == std::string::npos);
-    CHECK(html.find("https://") == std::string::npos);
+}
+
+TEST_CASE("every page links only files that exist, captions every figure and shows plots with tick labels", "[lab]")
+{
+    std::vector<std::string> pages;
+    for (const auto& e : std::filesystem::directory_iterator(LAB_OUT_DIR))
+        if (e.path().extension() == ".html") pages.push_back(e.path().filename().string());
+    std::sort(pages.begin(), pages.end());
+    // index.html and the pages of the lab_pages fixture, at least.
+    for (const char* want : {"identify.html", "index.html", "particles.html", "rigid.html", "scenes.html"}) {
+        CAPTURE(want);
+        CHECK(std::find(pages.begin(), pages.end(), want) != pages.end());
+    }
+    for (const std::string& p : pages) check_page(p);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The examples' drawing toolbox (examples/common/png.hpp): canvas, lines, and the PNG writer,
-// whose files are decoded here by libpng's independent simplified API.
+// The examples' drawing toolbox (examples/common/png.hpp): canvas, lines, text, scale bars, and the PNG
+// writer, whose files are decoded here by libpng's independent simplified API.
 #include <cstdio>
 #include <string>
 
@@ -72,6 +72,52 @@ TEST_CASE("drawing outside the canvas is clipped, not an error", "[png]")
     CHECK(count(c, gfx::red) == 8);
     for (int x = 0; x < 8; ++x) CHECK(c.get(x, 4) == gfx::red);
     CHECK(c.get(-5, -5) == gfx::black);  // outside reads as black
+}
+
+TEST_CASE("text draws each character's 5 x 7 glyph, six columns apart", "[png]")
+{
+    // '1' is the rows 00100 01100 00100 00100 00100 00100 01110: 1 + 2 + 4 + 3 = 10 pixels.
+    gfx::Canvas c(20, 10);
+    c.text(0, 0, "1", gfx::white);
+    CHECK(count(c, gfx::white) == 10);
+    CHECK(c.get(2, 0) == gfx::white);  // the top of the stem
+    CHECK(c.get(0, 0) == gfx::black);
+    CHECK(c.get(1, 6) == gfx::white);  // the foot, 01110
+    CHECK(c.get(3, 6) == gfx::white);
+    CHECK(c.get(0, 6) == gfx::black);
+
+    gfx::Canvas two(20, 20);
+    two.text(0, 0, "11", gfx::white, 2);  // each glyph pixel a 2 x 2 block: 2 * 10 * 4 pixels
+    CHECK(count(two, gfx::white) == 80);
+    CHECK(two.get(12 + 4, 0) == gfx::white);  // the second '1' starts 6 * 2 = 12 pixels on: its stem at 12 + 2*2
+    CHECK(two.get(12 + 5, 1) == gfx::white);
+
+    gfx::Canvas sp(10, 10);
+    sp.text(0, 0, " ", gfx::white);  // a space draws nothing
+    CHECK(count(sp, gfx::white) == 0);
+}
+
+TEST_CASE("a scale bar is as long as its metres at the picture's scale, labelled above", "[png]")
+{
+    // 2 m at 24 px per metre: 48 pixels, from x = 10 to x = 58 on rows 49 and 50, ticks 5 up.
+    gfx::Canvas c(80, 60);
+    gfx::scale_bar(c, 10, 50, 24.0, 2.0, gfx::white);
+    for (int x = 10; x <= 58; ++x) {
+        CAPTURE(x);
+        CHECK(c.get(x, 50) == gfx::white);
+        CHECK(c.get(x, 49) == gfx::white);
+    }
+    CHECK(c.get(9, 50) == gfx::black);
+    CHECK(c.get(59, 50) == gfx::black);
+    CHECK(c.get(10, 45) == gfx::white);  // the end ticks
+    CHECK(c.get(58, 45) == gfx::white);
+    CHECK(c.get(30, 45) == gfx::black);
+    // The label "2 m" in doubled glyphs, its top at 50 - 22 = 28: the top row of '2' is 01110,
+    // so pixels 10 + 2 .. 10 + 7 on rows 28 and 29, none at 10 .. 11.
+    CHECK(c.get(12, 28) == gfx::white);
+    CHECK(c.get(17, 29) == gfx::white);
+    CHECK(c.get(11, 28) == gfx::black);
+    CHECK(c.get(18, 28) == gfx::black);
 }
 
 TEST_CASE("a written PNG decodes to the same pixels", "[png]")
