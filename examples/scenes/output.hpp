@@ -60,6 +60,44 @@ inline const Item items[] = {
      "within a step, and it collapses."},
     {"pyramid.tsv", "Pyramid: numbers", ""},
     {"pyramid.txt", "Pyramid: the runs", "How far each circle moved in 10 s, with and without warm starting."},
+    // The scene suite of the field (suite.hpp): Solver2D's setups at the solver's default settings, 60 Hz.
+    {"stacks.png", "Vertical stacks and a box pyramid",
+     "Left to right: 10 and 20 unit boxes placed touching (friction 0.3, every other box 1 cm to the side), and the "
+     "brick pyramid of base 20 (210 boxes), after 10 s; pale outlines: where they started; red: moving faster than "
+     "1 cm/s. The 20-box column leans over: on soft contacts whose normals turn with the faces, it buckles under its "
+     "own weight beyond about 14 boxes."},
+    {"boxpyramid.png", "Box pyramid of base 100",
+     "5050 boxes in the brick pattern of Box2D's benchmark after 10 s (pale: the start; red: faster than 1 cm/s)."},
+    {"stacks.tsv", "Stacks and pyramids: numbers", ""},
+    {"stacks.txt", "Stacks and pyramids: the runs", "Each number against its criterion."},
+    {"massratio.png", "High mass ratio",
+     "Top: placed resting; bottom: dropped, as Solver2D starts them (after 10 s; pale: the start; red: faster than "
+     "1 cm/s). Left: three pyramids whose top boxes are 100, 200 and 300 times denser; middle and right: a box of 400 "
+     "times the mass on two small boxes, on thin ground (a segment) and on thick ground (a box)."},
+    {"massratio.tsv", "High mass ratio: numbers", ""},
+    {"massratio.txt", "High mass ratio: the runs", "Each number against its criterion; the dropped scenes are reported."},
+    {"recovery.png", "Overlap recovery and confined circles",
+     "Left: a pyramid of boxes started 25% overlapping (pale), after 5 s. Right: 625 circles started overlapping in a "
+     "box too small for them, no gravity (pale: the start), after 10 s; red: faster than 1 cm/s."},
+    {"recovery.tsv", "Overlap recovery and confined circles: numbers", ""},
+    {"recovery.txt", "Overlap recovery and confined circles: the runs", "Each number against its criterion."},
+    {"cardhouse.png", "Card house",
+     "Cards 0.4 m tall and 2 mm thick, friction 0.7, after 10 s at 4 substeps (left, the default) and at 8 (right); "
+     "pale: the start."},
+    {"cardhouse.tsv", "Card house: numbers", ""},
+    {"cardhouse.txt", "Card house: the runs", "How far the top cards moved, by substep count."},
+    {"ramp.png", "Friction ramp",
+     "Boxes of friction 0 (top) to 0.8 (bottom) dropped onto 30-degree ramps, after 3 s (pale: the start). Those with "
+     "mu > tan 30 = 0.577 must stop, the others slide at g (sin 30 - mu cos 30)."},
+    {"bounce.png", "Restitution",
+     "Balls of e = 0, 0.25, 0.5, 0.75, 1 dropped from 4 m onto a floor of e = 0: the path of each ball's lowest point "
+     "over 2.5 s; grey ticks: the heights e^2 4 m they should reach."},
+    {"rolling.png", "Rolling resistance and conveyor",
+     "Top three: balls rolling at 2 m/s with rolling resistance 0.025, 0.05 and 0.1 m where they stopped (pale: the "
+     "start; red ticks: where the resistance says they stop). Bottom: a box on a belt whose surface moves at 2 m/s, "
+     "after 2 s."},
+    {"surfaces.tsv", "Friction, restitution, rolling, conveyor: numbers", ""},
+    {"surfaces.txt", "Friction, restitution, rolling, conveyor: the runs", "Each number against its criterion."},
 };
 
 /// Writes a text file into dir; false (and a message on stderr) if it cannot.
@@ -165,5 +203,30 @@ int finish_pit(const fs::path& dir, const std::string& stem, const gfx::Canvas& 
 }
 
 inline fs::path output_dir(int argc, char** argv) { return ::page::output_folder(argc, argv); }
+
+/// One measured number of the scene suite against its criterion.
+struct Check {
+    std::string scene, quantity, value, bound;
+    int verdict;  ///< 1 passes, 0 fails, -1 reported only (no criterion)
+};
+
+/// Finishes a program of the scene suite: prints and writes `<stem>.txt` (the headline, then one
+/// line per check) and `<stem>.tsv` (scene, quantity, value, bound, verdict), and rewrites the page.
+/// Exit status 0, or 1 if a file could not be written (a failed criterion is a result, not an error).
+inline bool finish_suite(const fs::path& dir, const std::string& stem, const std::string& headline, const std::vector<Check>& checks)
+{
+    auto verdict = [](int v) { return v > 0 ? std::string("passes") : v == 0 ? std::string("FAILS") : std::string("reported"); };
+    std::string text = headline + "\n";
+    std::vector<std::vector<std::string>> table = {{"scene", "quantity", "value", "bound", "verdict"}};
+    for (const Check& c : checks) {
+        text += c.scene + ": " + c.quantity + " = " + c.value + (c.bound.empty() ? "" : " (bound " + c.bound + ")") + "  " +
+                verdict(c.verdict) + "\n";
+        table.push_back({c.scene, c.quantity, c.value, c.bound.empty() ? "-" : c.bound, verdict(c.verdict)});
+    }
+    std::fputs(text.c_str(), stdout);
+    bool ok = write_text(dir, stem + ".txt", text);
+    ok = write_table(dir, stem + ".tsv", table) && ok;
+    return ok;
+}
 
 }  // namespace scenes::output

@@ -47,6 +47,10 @@ public:
     S dt = S(1) / S(60);
     impulse::Coefficients<S> coefficients;  // of every pair (one material everywhere)
     S rolling_resistance{0};                // of every pair, m (Manifold::rolling_resistance)
+    /// Surfaces body by body: when set, a pair's coefficients are impulse::mix(material[a],
+    /// material[b], coefficients.threshold) instead of `coefficients` (so a bouncy ball on a dead
+    /// floor, or boxes of different friction on one ramp, can share a world).
+    bool mix_materials{false};
     impulse::Solver<S, D> solver;
     V lo = V::Zero(), hi = V::Ones();  // the box the grid covers (balls outside it still collide)
     /// Speculative points: reported out to `speculative` plus, when `speculative_speed`, the distance
@@ -65,6 +69,10 @@ public:
     std::vector<S> radius;         // balls: radius; polygons: the bounding circle's; walls: 0
     std::vector<S> inertia;        // moment of inertia (2D; 3D balls are isotropic)
     std::vector<int> polygon;      // index into polygons, or -1: a ball (or a wall)
+    std::vector<impulse::Material<S>> material;  // surface (used when mix_materials)
+    /// Surface velocity (world axes): how the body's surface moves relative to the body, a conveyor
+    /// belt's. A pair's tangent velocity is the tangential part of surface[a] - surface[b].
+    std::vector<V> surface;
     std::vector<impulse::Plane<S, D>> walls;
     std::vector<impulse::Polygon<S>> polygons;  // 2D shapes, in body coordinates
 
@@ -155,6 +163,8 @@ public:
         q.reserve(n);
         omega.reserve(n);
         polygon.reserve(n);
+        material.reserve(n);
+        surface.reserve(n);
         inv_mass.reserve(n);
         inv_inertia.reserve(n);
         radius.reserve(n);
@@ -313,6 +323,8 @@ private:
     std::uint32_t add_body(const V& pos, S im, const I& ii, S r, S moment)
     {
         polygon.push_back(-1);
+        material.push_back(impulse::Material<S>{});
+        surface.push_back(V::Zero());
         x.push_back(pos);
         q.push_back(identity());
         v.push_back(V::Zero());
@@ -386,8 +398,10 @@ private:
         if (m.count == 0) return;
         m.a = a;
         m.b = b;
-        m.coefficients = coefficients;
+        m.coefficients = mix_materials ? impulse::mix(material[a], material[b], coefficients.threshold) : coefficients;
         m.rolling_resistance = rolling_resistance;
+        const V u = surface[a] - surface[b];  // B is carried along at A's surface speed
+        m.tangent_velocity = u - m.n * m.n.dot(u);
         contacts_.push_back(m);
     }
 

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+// The scene suite of the field in 2D (examples/common/scenes/suite.hpp): Solver2D's setups at the
+// solver's default settings, 60 Hz, each against the pass criterion stated for it (suite::bounds,
+// the solver's issue item 5). Where a scene runs here at a smaller size than in its example program,
+// the test says which and why the smaller one still tests the claim. Criteria the solver does not
+// meet yet are kept as they are, in test cases marked [!mayfail] that state the measured number
+// and its cause.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "catch.hpp"
+#include "scenes/suite.hpp"
+
+namespace {
+
+using S = double;
+using World = scenes::World<S, 2>;
+namespace suite = scenes::suite;
+namespace bounds = scenes::suite::bounds;
+constexpr suite::NoFrame none{};
+
+int seconds(double t) { return int(std::lround(t * 60)); }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Vertical stacks
+
+TEST_CASE("a vertical stack of 10 boxes stands for 10 s: in its column, sunk no more than 2 cm per box, at rest",
+          "[scenes][suite][stack]")
+{
+    World w;
+    suite::build_vertical_stack(w, 10);
+    const auto r = suite::run_vertical_stack(w, 10, seconds(10), none);
+    CHECK(r.drift <= bounds::stack_column);
+    CHECK(r.sink <= bounds::stack_sink_per_box * 10);
+    CHECK(r.fastest <= bounds::at_rest);
+}
+
+// Fails today: the column leans over and falls (measured: the top 2.7 m to the side after 10 s, sunk
+// 0.36 m, moving at 1.9 m/s). Cause: the stack stands on soft contacts whose normals turn with the
+// boxes' faces, because the world finds every manifold anew each step; such a column of 30 Hz
+// contacts buckles under its own weight beyond about 14 boxes (a column under self-weight buckles at
+// q L^3 / k = 7.84, with the joints' rotational stiffness k = m_p omega^2 / 2 = 3553 N m/rad: L = 14
+// boxes; measured: 13 stand, 14 sway, 15 fall). Box2D v3 behaves the same with its contact recycling
+// switched off (5.1 m to the side); with it on (anchors and normal kept while the pair moves less
+// than 5 mm) its 20 stand. The fix belongs to the narrow phase (recycling contacts in the world), not
+// to the solver.
+TEST_CASE("a vertical stack of 20 boxes stands for 10 s: in its column, sunk no more than 2 cm per box, at rest",
+          "[scenes][suite][stack][!mayfail]")
+{
+    World w;
+    suite::build_vertical_stack(w, 20);
+    const auto r = suite::run_vertical_stack(w, 20, seconds(10), none);
+    CHECK(r.drift <= bounds::stack_column);
+    CHECK(r.sink <= bounds::stack_sink_per_box * 20);
+    CHECK(r.fastest <= bounds::at_rest);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Box pyramids (Box2D's benchmark brick pattern)
+
+TEST_CASE("a box pyramid of base 20 stands for 10 s: the top within 5 cm of its start, at rest",
+          "[scenes][suite][pyramid]")
+{
+    World w;
+    scenes::build_box_pyramid(w, 20);
+    const auto r = suite::run_box_pyramid(w, seconds(10), none);
+    CHECK(r.top_moved <= bounds::pyramid20_top);
+    CHECK(r.fastest <= bounds::at_rest);
+}
+
+TEST_CASE("a box pyramid of base 40 holds the base-100 criteria: the top within 1 m of its start, at rest at 10 s",
+          "[scenes][suite][pyramid]")
+{
+    // The base-100 pyramid (5050 boxes) runs in the example program (stacks); here base 40 (820
+    // boxes, 40 rows), a sixth of the cost, carries the same claim: the rows pass the weight down
+    // and come to rest within 10 s. It does not show what base 100 does: there the top stays within
+    // 1 m (0.80 m) but the pyramid still moves at 5 cm/s at 10 s (Box2D v3: 1.5 cm/s), which the
+    // example program reports.
+    World w;
+    scenes::build_box_pyramid(w, 40);
+    const auto r = suite::run_box_pyramid(w, seconds(10), none);
+    CHECK(r.top_moved <= bounds::pyramid100_top);
+    CHECK(r.fastest <= bounds::at_rest);
+}
+
+// ---------------------------------------------------------------------------------------------
+// High mass ratio, placed resting
+
+TEST_CASE("a 400:1 box on two small boxes rests: no box moves after 5 s, none moved 0.2 m, the small ones sunk <= 2 cm",
+          "[scenes][suite][mass]")
+{
+    // Solver2D's HighMassRatio2 (thin ground, a segment) and 3 (thick ground, a box). The big box
+    // sinks by its contact springs: 1972 N on each small box, against its two ground points of
+    // m_p = 1 / (1 + 0.25 * 6) = 0.4 at 60 Hz (k = 2 * 0.4 * (2 pi 60)^2 = 113 700 N/m) is 1.73 cm;
+    // the big box's own points on the small box (m_p = 0.40 at 30 Hz, k = 28 300 N/m) add 6.9 cm.
+    for (bool thick : {false, true}) {
+        World w;
+        const auto scene = suite::build_big_on_small(w, thick, false);
+        const auto r = suite::run_mass_ratio(w, scene, seconds(10), seconds(5), none);
+        INFO((thick ? "thick ground" : "thin ground"));
+        CHECK(r.fastest_late <= bounds::at_rest);
+        CHECK(r.moved <= bounds::mass_ratio_moved);
+        CHECK(r.small_sink <= bounds::mass_ratio_small_sink);
+        CHECK(r.heavy_sink == Approx(0.0173 + 0.069).margin(0.005));
+    }
+}
+
+// Fails today, just: the 300:1 box moves 0.218 m at most (0.177 m of it its contact springs' sag
+// under 1200 kg, the rest a slide of 9 cm to the side while the pyramid under it settles), and the
+// pyramids still move at 1.005 cm/s at 5 s (below 1 cm/s from 5.1 s on). Cause: the same soft,
+// per-step manifolds as the 20-box stack, under 100 to 300 times the weight.
+TEST_CASE("pyramids with 100, 200, 300 times denser top boxes rest: no box moves after 5 s, none moved 0.2 m",
+          "[scenes][suite][mass][!mayfail]")
+{
+    World w;
+    const auto scene = suite::build_mass_ratio_pyramids(w, false);
+    const auto r = suite::run_mass_ratio(w, scene, seconds(10), seconds(5), none);
+    CHECK(r.fastest_late <= bounds::at_rest);
+    CHECK(r.moved <= bounds::mass_ratio_moved);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Overlap recovery
+
+namespace {
+const suite::RecoveryResult<S>& recovery()
+{
+    static const suite::RecoveryResult<S> r = [] {
+        World w;
+        suite::build_overlap_recovery(w);
+        return suite::run_overlap_recovery(w, seconds(5), none);
+    }();
+    return r;
+}
+}  // namespace
+
+TEST_CASE("boxes stacked 25% overlapping push apart within 1 s, no faster than the push-out cap, and then stand",
+          "[scenes][suite][recovery]")
+{
+    const auto& r = recovery();
+    CHECK(r.start_overlap == Approx(0.25).margin(1e-9));  // the setup: a quarter of a 1 m box
+    CHECK(r.recovered_at <= bounds::recovered_within);
+    CHECK(r.overlap_end < bounds::recovered_overlap);
+    // Relative normal speed of every point after each step: at most the cap.
+    CHECK(r.separating <= 3.0);  // SolverSettings::push_out_speed
+    CHECK(r.fastest <= bounds::at_rest);
+}
+
+// Fails today: averaged over a step, the surfaces of one pair separate at up to 3.45 m/s (the speed
+// left after each step is at most 2.60 m/s, within the cap). Cause: Gauss-Seidel over a box's
+// several overlapping neighbours: each contact pushes at up to 3 m/s, and a push solved after it
+// adds to the speed of a pair already solved, which a non-negative impulse cannot take back.
+TEST_CASE("boxes stacked 25% overlapping: no pair's surfaces separate faster than the cap over a step",
+          "[scenes][suite][recovery][!mayfail]")
+{
+    CHECK(recovery().separation_rate <= 3.0);  // SolverSettings::push_out_speed
+}
+
+// ---------------------------------------------------------------------------------------------
+// Confined
+
+namespace {
+const suite::ConfinedResult<S>& confined()
+{
+    static const suite::ConfinedResult<S> r = [] {
+        World w;
+        suite::build_confined(w);
+        return suite::run_confined(w, seconds(10), none);
+    }();
+    return r;
+}
+}  // namespace
+
+TEST_CASE("625 circles started overlapping in a box too small for them come to rest within 10 s",
+          "[scenes][suite][confined]")
+{
+    const auto& r = confined();
+    CHECK(r.start_overlap == Approx(0.28).margin(1e-9));  // the setup: 1 m circles 0.72 m apart
+    CHECK(r.separation_rate <= 3.0);  // averaged over each step: within the push-out cap
+    CHECK(r.fastest <= bounds::at_rest);
+}
+
+// Fails today: circles reach 21.8 m/s (Box2D v3: 23.7 m/s) and a pair separates at 4.4 m/s after a
+// step. Cause: the push-out cap is per contact; along a chain of 12 overlapping circles from the
+// middle of the box to a wall each contact adds up to 3 m/s, so the outer circles move at many times
+// the cap while the crowd spreads to the walls. Bounding a body's speed needs the cap to act on
+// bodies (or on chains), a change to the solver's method rather than a small fix.
+TEST_CASE("625 circles started overlapping: no body ever faster than 5 m/s, no pair separating faster than the cap",
+          "[scenes][suite][confined][!mayfail]")
+{
+    const auto& r = confined();
+    CHECK(r.body_speed <= bounds::confined_speed);
+    CHECK(r.body_travel <= bounds::confined_speed);
+    CHECK(r.separating <= 3.0);  // SolverSettings::push_out_speed
+}
+
+// ---------------------------------------------------------------------------------------------
+// Card house
+
+// Fails today at the default 4 substeps: the top pair falls, 1.84 m (Box2D v3 holds it: 3.8 cm).
+// It holds at 8 substeps (the next test). Cause not settled; one difference found: where the end of
+// a card lies 9 mm from the end of the one below it, collide_polygons reports one corner point with
+// a normal between the two cards' faces, Box2D v3 two points on a face.
+TEST_CASE("the card house stands for 10 s at 4 substeps: the top cards within 5 cm of their start",
+          "[scenes][suite][cards][!mayfail]")
+{
+    World w;
+    const auto top = suite::build_card_house(w);
+    const auto r = suite::run_card_house(w, top, seconds(10), none);
+    CHECK(r.top_moved <= bounds::card_top);
+}
+
+TEST_CASE("the card house stands for 10 s at 8 substeps, the count it needs: the top cards within 5 cm of their start",
+          "[scenes][suite][cards]")
+{
+    World w;
+    const auto top = suite::build_card_house(w);
+    w.solver.settings.substeps = 8;
+    const auto r = suite::run_card_house(w, top, seconds(10), none);
+    CHECK(r.top_moved <= bounds::card_top);
+    CHECK(r.fastest <= bounds::at_rest);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Friction ramp
+
+namespace {
+const std::vector<suite::RampResult<S>>& ramps()
+{
+    static const std::vector<suite::RampResult<S>> r = [] {
+        const std::vector<S> mu{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8};
+        World w;
+        const auto boxes = suite::build_friction_ramps(w, mu);
+        return suite::run_friction_ramps(w, boxes, mu, none);
+    }();
+    return r;
+}
+}  // namespace
+
+TEST_CASE("boxes on a 30-degree ramp with mu < tan 30 slide at g (sin 30 - mu cos 30)", "[scenes][suite][ramp]")
+{
+    for (const auto& r : ramps()) {
+        if (!(r.mu < std::tan(suite::ramp_angle))) continue;
+        INFO("mu = " << r.mu);
+        const double a = suite::slide_acceleration(r.mu);
+        CHECK(std::abs(r.acceleration - a) <= bounds::ramp_acceleration * a);
+    }
+}
+
+TEST_CASE("boxes on a 30-degree ramp with mu >= 0.7 stop within 1 s", "[scenes][suite][ramp]")
+{
+    for (const auto& r : ramps()) {
+        if (!(r.mu > 0.65)) continue;
+        INFO("mu = " << r.mu);
+        CHECK(r.fastest_late <= bounds::at_rest);
+    }
+}
+
+// Fails today: the mu = 0.6 box still slides at 0.35 m/s at 1 s (it stops at 2.8 s, slowing at
+// g (mu cos 30 - sin 30) = 0.19 m/s^2 as it should). Dropped onto the slope it arrives with
+// tangential and normal speeds in the ratio tan 30 = 0.577, so friction must use 96% of what the
+// impact's normal impulse allows. A rigid impact of the flat face does: the normal impulse shifts to
+// the front edge (0.57 and 2.14 of 2.71 N s) so that friction's torque is balanced, and both points
+// stick. The solver's impact instead leaves the box turning at 1.6 rad/s about its front edge: it
+// rocks, lifts off at 0.17 m/s and slides on at 0.37 m/s. Cause: the two points of the face are
+// solved one after the other within each substep, so the impulse does not shift to the front edge
+// within the step of impact.
+TEST_CASE("a box on a 30-degree ramp with mu = 0.6 > tan 30 stops within 1 s", "[scenes][suite][ramp][!mayfail]")
+{
+    for (const auto& r : ramps()) {
+        if (!(r.mu > std::tan(suite::ramp_angle) && r.mu < 0.65)) continue;
+        CHECK(r.fastest_late <= bounds::at_rest);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Restitution
+
+TEST_CASE("balls of e = 0 to 1 dropped onto a floor of e = 0 reach e^2 h, within 5% or 2 cm, from 8 heights",
+          "[scenes][suite][restitution]")
+{
+    // From 4 m a ball arrives at v = sqrt(2 g h) = 8.86 m/s and leaves at e v, rising (e v)^2 / (2 g) =
+    // e^2 h. The 8 heights are 4 m plus eighths of the distance it falls in the step of impact
+    // (v dt = 0.148 m), so the impact falls at 8 points of a step.
+    const std::vector<S> e{0, 0.25, 0.5, 0.75, 1};
+    for (int k = 0; k < 8; ++k) {
+        const S h = 4 + k * std::sqrt(2 * suite::g * 4) / 60 / 8;
+        World w;
+        const auto balls = suite::build_restitution(w, h, e);
+        const auto apex = suite::run_restitution(w, balls, seconds(4), none);
+        for (std::size_t i = 0; i < e.size(); ++i) {
+            INFO("h = " << h << ", e = " << e[i]);
+            CHECK(std::abs(apex[i] - e[i] * e[i] * h) <= suite::apex_bound(e[i], h));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rolling resistance, conveyor
+
+TEST_CASE("rolling resistance stops a rolling ball when and where its torque c N predicts", "[scenes][suite][rolling]")
+{
+    for (S c : {0.025, 0.05, 0.1}) {
+        World w;
+        const auto ball = suite::build_rolling(w, c);
+        const auto r = suite::run_rolling(w, ball, seconds(10), none);
+        const auto p = suite::rolling_stop(c);  // 6.12, 3.06, 1.53 s and m
+        INFO("c = " << c);
+        CHECK(std::abs(r.stopped_at - p.time) <= bounds::rolling * p.time);
+        CHECK(std::abs(r.distance - p.distance) <= bounds::rolling * p.distance);
+    }
+}
+
+TEST_CASE("a box on a conveyor belt moves at the belt's 2 m/s", "[scenes][suite][conveyor]")
+{
+    World w;
+    const auto box = suite::build_conveyor(w);
+    const auto r = suite::run_conveyor(w, box, none);
+    CHECK(std::abs(r.v1 - suite::belt_speed) <= bounds::conveyor * suite::belt_speed);
+    CHECK(std::abs(r.v2 - suite::belt_speed) <= bounds::conveyor * suite::belt_speed);
+}
