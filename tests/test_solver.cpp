@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include <Eigen/Geometry>
@@ -353,6 +354,133 @@ TEST_CASE("rolling resistance stops a rolling disk where the analytic decelerati
     CHECK(stopped_at == Approx(t_stop).margin(2 * w.dt));
     CHECK(w.bodies[i].pose.p.x() == Approx(d_stop).epsilon(0.01));
     CHECK(std::abs(w.bodies[i].v.x()) < 1e-3);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Extremes: finite input gives finite output
+
+TEMPLATE_TEST_CASE("a body whose spin about a contact overflows bounces and rests as one that cannot be spun",
+                   "[solver]", test::F2, test::F3, test::D2, test::D3)
+{
+    using S = typename TestType::S;
+    constexpr int D = TestType::D;
+    using V = typename TestType::V;
+    // Inverse inertia times the anchor's offset beyond the scalar's range: (rB x n) IB^-1 (rB x n)
+    // overflows (float: 1e30 x 1e9^2, 3e38 x 2^2; double: 1e300 x 1e9^2), so the contact would see an
+    // infinite inverse mass, an effective mass of 0 and an impulse of 0 x inf = NaN. The solver takes
+    // the body's angular part along that axis as 0 instead (an infinite moment along it): the contact
+    // acts on it as on a point mass. So it behaves as the point-mass ball of the restitution test
+    // above (1 mm gap, 5 m/s down, e = 0.5, threshold 1 m/s): it leaves at e x 5 = 2.5 m/s; then,
+    // landed and at rest, the floor carries its weight, m g dt per step (m = 1). Friction and rolling
+    // resistance are on, so their axes are built for the same anchors.
+    struct Case {
+        S inv_inertia, offset;
+    };
+    std::vector<Case> cases;
+    if constexpr (std::is_same<S, float>::value) cases = {{S(1e30), S(1e9)}, {S(3e38), S(2)}};
+    else cases = {{S(1e300), S(1e9)}};
+    for (const Case& k : cases) {
+        Floor<S, D> w;
+        const auto i = w.add(S(1), V(S(0.501) * V::UnitY()));
+        w.bodies[i].inv_inertia.setConstant(k.inv_inertia);
+        w.bodies[i].v = S(-5) * V::UnitY();
+        auto contact = [&] {
+            impulse::Manifold<S, D> m;
+            m.a = 0;
+            m.b = i;
+            m.n = V::UnitY();
+            m.count = 1;
+            m.points[0].rB = k.offset * V::UnitX() - S(0.5) * V::UnitY();
+            m.points[0].rA = w.bodies[i].pose.p + m.points[0].rB;
+            m.points[0].separation = w.bodies[i].pose.p.y() - S(0.5);
+            m.coefficients = coefficients<S>(S(0.5), S(0.5));
+            m.rolling_resistance = S(0.1);
+            return m;
+        };
+        w.contacts = {contact()};
+        w.step();
+        CHECK(w.bodies[i].v.allFinite());
+        CHECK(w.bodies[i].v.y() == Approx(S(2.5)).epsilon(1e-5));
+        for (int step = 0; step < 120; ++step) {  // bounces at 2.5, then 1.25 m/s, then below the threshold: at rest within 0.8 s
+            w.contacts = {contact()};
+            w.step();
+        }
+        CHECK(w.bodies[i].v.allFinite());
+        CHECK(w.bodies[i].pose.p.allFinite());
+        CHECK(w.solver.impulse(0, 0).total == Approx(S(g) * w.dt).epsilon(1e-4));
+        CHECK(w.bodies[i].v.norm() <= S(1e-4));
+    }
+}
+
+TEMPLATE_TEST_CASE("3D friction slows a slide whose friction impulse squared overflows", "[solver]", test::F3,
+                   test::D3)
+{
+    using S = typename TestType::S;
+    using V = typename TestType::V;
+    // A ball (m = 1, r = 0.5, I = 0.1) touching the floor, skidding at u along x and approaching at
+    // u: float u = 1e20, double u = 1e160, so that the friction impulse (about u) is representable
+    // but its square is not. The step stops the approach (a normal impulse of m u, e = 0), which
+    // lets friction take up to mu m u = 0.5 m u off the slide. Rolling needs less: from
+    // v - dv = omega r and omega = r dv / I, dv = u / (1 + m r^2 / I) = u / 3.5, so the ball ends
+    // rolling at 5/7 u (the skidding ball above, at any speed). Friction dropped, it would keep u.
+    // No speed limit here: this is about the friction disc.
+    const S u = std::is_same<S, float>::value ? S(1e20) : S(1e160);
+    Floor<S, 3> w;
+    w.solver.settings.max_linear_speed = std::numeric_limits<S>::infinity();
+    const auto i = w.add(S(1), V(S(0.5) * V::UnitY()), S(0), V::Constant(S(0.1)));
+    w.bodies[i].v = V(u, -u, S(0));
+    w.ball_on_floor(i, S(0.5), coefficients<S>(S(0), S(0.5)));
+    w.step();
+    CHECK(w.bodies[i].v.x() == Approx(S(5) / S(7) * u).epsilon(1e-3));
+    CHECK(std::abs(w.bodies[i].v.z()) <= S(1e-3) * u);
+}
+
+TEMPLATE_TEST_CASE("a body faster than max_linear_speed is slowed to it, even when its speed squared overflows",
+                   "[solver]", test::F2, test::F3, test::D2, test::D3)
+{
+    using S = typename TestType::S;
+    constexpr int D = TestType::D;
+    using V = typename TestType::V;
+    // No contact, no gravity: a body at 1e20 m/s (float; 1e160 double) along the diagonal is
+    // limited to max_linear_speed = 400 m/s, in the direction it had; its speed squared is not
+    // representable, and 400 / |v| must not become 400 / inf = 0.
+    const S u = std::is_same<S, float>::value ? S(1e20) : S(1e160);
+    Floor<S, D> w;
+    w.solver.settings.gravity.setZero();
+    const auto i = w.add(S(1), V::Zero());
+    w.bodies[i].v = V::Constant(u);
+    w.step();
+    CHECK(w.bodies[i].v.norm() == Approx(400).epsilon(1e-5));
+    CHECK(w.bodies[i].v.x() == Approx(400 / std::sqrt(double(D))).epsilon(1e-5));
+}
+
+TEMPLATE_TEST_CASE("a body spinning so fast that its rotation's squares overflow keeps a unit rotation",
+                   "[solver]", test::F2, test::F3, test::D2, test::D3)
+{
+    using S = typename TestType::S;
+    constexpr int D = TestType::D;
+    using V = typename TestType::V;
+    // omega = 1e25 rad/s (float; 1e200 double) about z: each substep turns the orientation by
+    // h omega, so the unnormalised rotation's components are near h omega and their squares
+    // overflow. Normalised without overflow, it stays a rotation (finite, unit length) and the body
+    // keeps its spin: nothing touches it.
+    const S spin = std::is_same<S, float>::value ? S(1e25) : S(1e200);
+    Floor<S, D> w;
+    w.solver.settings.gravity.setZero();
+    const auto i = w.add(S(1), V::Zero(), S(1), V::Constant(S(1)));
+    if constexpr (D == 2) w.bodies[i].omega = spin;
+    else w.bodies[i].omega = spin * impulse::Vec<S, 3>::UnitZ();
+    w.step();
+    if constexpr (D == 2) {
+        CHECK(std::isfinite(w.bodies[i].pose.q.c));
+        CHECK(std::isfinite(w.bodies[i].pose.q.s));
+        CHECK(std::abs(w.bodies[i].pose.q.c * w.bodies[i].pose.q.c + w.bodies[i].pose.q.s * w.bodies[i].pose.q.s - 1) <= S(1e-5));
+        CHECK(w.bodies[i].omega == spin);
+    } else {
+        CHECK(w.bodies[i].pose.q.coeffs().allFinite());
+        CHECK(std::abs(w.bodies[i].pose.q.coeffs().squaredNorm() - 1) <= S(1e-5));
+        CHECK(w.bodies[i].omega == spin * impulse::Vec<S, 3>::UnitZ());
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -381,8 +381,9 @@ private:
         for (std::size_t i = 0; i < n; ++i) {
             Motion<S, D>& m = motion_[i];
             if (movable_[i]) {
-                const S v2 = m.v.squaredNorm();
-                if (v2 > max2) m.v *= settings.max_linear_speed / std::sqrt(v2);
+                // |v| without overflow in the square: a float body at 1e20 m/s is slowed to the
+                // limit, not stopped (400 / inf = 0).
+                if (m.v.squaredNorm() > max2) m.v *= settings.max_linear_speed / detail::safe_norm(m.v);
             }
             Delta& d = delta_[i];
             d.dp += h * m.v;
@@ -393,17 +394,19 @@ private:
     // q turned by the angle h omega, normalised (2D: q + h omega perp(q); 3D: q + h/2 (0, omega) q).
     static Q turn(const Q& q, S h, const A_t& omega) noexcept
     {
+        // Normalised with safe_norm: a spin so fast that the squares overflow still gives a unit
+        // rotation, not 0 (which the next substep would turn into 0 / 0).
         if constexpr (D == 2) {
             const S a = h * omega;
             const S c = q.c - a * q.s, s = q.s + a * q.c;
-            const S len = std::sqrt(c * c + s * s);
+            const S len = detail::safe_norm(Vec<S, 2>(c, s));
             return Rot2<S>(c / len, s / len);
         } else {
             const Vec<S, 3> w = (S(0.5) * h) * omega;
             Eigen::Quaternion<S> r;
             r.w() = q.w() - w.dot(q.vec());
             r.vec() = q.vec() + q.w() * w + w.cross(q.vec());
-            r.normalize();
+            r.coeffs() /= detail::safe_norm(Vec<S, 4>(r.coeffs()));
             return r;
         }
     }
@@ -549,7 +552,10 @@ private:
         r.armB = axis;
         r.spinA = a.inv_inertia * axis;
         r.spinB = b.inv_inertia * axis;
-        const S k = detail::angular_dot(axis, r.spinA) + detail::angular_dot(axis, r.spinB);
+        S k = detail::angular_dot(axis, r.spinA) + detail::angular_dot(axis, r.spinB);
+        if (!(k <= std::numeric_limits<S>::max()))  // overflow: a body that cannot be spun (axis.hpp)
+            k = ContactAxis<S, D>::representable_spin(r.armA, r.spinA) +
+                ContactAxis<S, D>::representable_spin(r.armB, r.spinB);
         r.mass = k > S(0) ? S(1) / k : S(0);
         return r;
     }
