@@ -486,23 +486,6 @@ TEMPLATE_TEST_CASE("a body spinning so fast that its rotation's squares overflow
 // ---------------------------------------------------------------------------------------------
 // Bodies: immovable, kinematic, the engine's storage
 
-TEST_CASE("an immovable body is never written, even by a contact with a non-finite body", "[solver]")
-{
-    // Five balls resting on one static floor, touching nothing else; one has a NaN velocity. The
-    // floor's state is never written, so nothing reaches the other four through it.
-    Floor<double, 2> w;
-    for (int k = 0; k < 5; ++k) w.add(1.0, impulse::Vec2d(2.0 * k, 0.5), 0.125);
-    w.bodies[1].v.x() = std::nan("");
-    const Body<double, 2> floor_before = w.bodies[0];
-    for (std::uint32_t k = 1; k <= 5; ++k) w.ball_on_floor(k, 0.5, coefficients(0.0, 0.5));
-    w.step();
-    CHECK(same_bits(w.bodies[0], floor_before));
-    for (std::uint32_t k = 2; k <= 5; ++k) {
-        CHECK(w.bodies[k].v.allFinite());
-        CHECK(w.bodies[k].pose.p.allFinite());
-    }
-}
-
 TEST_CASE("a kinematic platform moves at its own velocity and carries what rests on it", "[solver]")
 {
     // Body 0 moves at 1 m/s along x with inverse mass and inertia 0: the solver moves it by its
