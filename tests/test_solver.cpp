@@ -653,3 +653,124 @@ TEST_CASE("the same input gives bitwise the same output", "[solver]")
     const auto a = run(), b = run();
     for (std::size_t i = 0; i < a.size(); ++i) CHECK(same_bits(a[i], b[i]));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Heavy on light: the acceptance tests of the issue "Reliability" (item 5)
+//
+// Stacks of balls (r = 0.5 m) on a static floor, each ball heavier than the one below, default
+// settings, 600 steps at 60 Hz; every ball meets the floor and every other ball, as a narrow phase
+// would report them. Pass: no contact's penetration deeper than the margin below, and nothing faster
+// than 1 cm/s after 5 s.
+//
+// The margin, from the soft-contact model (docs/solver.md): a contact is a spring of frequency f
+// (contact_hertz = 30 Hz between balls; 60 Hz with the static floor, static_hertz_scale = 2) acting
+// on the pair's effective mass m_eff = 1 / (1/mA + 1/mB); carrying a steady load F it sinks
+//     s = F / (m_eff omega^2),   omega = 2 pi f,   g / omega^2 = 0.276 mm at 30 Hz, 0.069 mm at 60 Hz.
+// For a stack of n equal balls (m each) this is, summed over its contacts, the floor's n g/omega_60^2
+// plus, for the contact with k balls above it (m_eff = m/2), 2 k g/omega_30^2: the sag the settings
+// give a stack of that height when no mass ratio is involved. The margin is that sum: a mass ratio
+// must not make any one contact sink deeper than the whole equal-mass stack does.
+//     5 balls: 5 x 0.069 + 2 (4+3+2+1) x 0.276 = 5.87 mm;  3 balls: 3 x 0.069 + 2 (2+1) x 0.276 = 1.86 mm;
+//     2 balls: 2 x 0.069 + 2 x 0.276 = 0.69 mm.
+// Today's method fails the first three (the same formula with the light ball's m_eff predicts what
+// is measured): see each test. They are kept as [!mayfail], the measured numbers beside them, for the
+// method that holds them.
+
+namespace {
+
+struct StackResult {
+    double deepest{0};    // deepest penetration of any contact at the end, m
+    double fastest{0};    // fastest body after 5 s, m/s
+};
+
+template <int D>
+StackResult heavy_on_light(const std::vector<double>& masses)
+{
+    using V = impulse::Vec<double, D>;
+    const double r = 0.5;
+    Floor<double, D> w;
+    for (std::size_t k = 0; k < masses.size(); ++k) {
+        const double m = masses[k];
+        w.add(m, V((r + 2 * r * double(k)) * V::UnitY()), m * r * r / 2, V::Constant(0.4 * m * r * r));
+    }
+    impulse::Sphere<double, D> ball;
+    ball.radius = r;
+    StackResult out;
+    for (int step = 0; step < 600; ++step) {
+        w.contacts.clear();
+        for (std::uint32_t a = 1; a < w.bodies.size(); ++a) {
+            w.ball_on_floor(a, r, coefficients(0.0, 0.6));
+            for (std::uint32_t b = a + 1; b < w.bodies.size(); ++b) {
+                auto m = impulse::collide_spheres(ball, w.bodies[a].pose, ball, w.bodies[b].pose);
+                if (m.count == 0) continue;
+                m.a = a;
+                m.b = b;
+                m.coefficients = coefficients(0.0, 0.6);
+                w.contacts.push_back(m);
+            }
+        }
+        w.step();
+        if (step >= 300)
+            for (std::size_t k = 1; k < w.bodies.size(); ++k) out.fastest = std::max(out.fastest, w.bodies[k].v.norm());
+    }
+    for (std::size_t a = 1; a < w.bodies.size(); ++a) {
+        out.deepest = std::max(out.deepest, r - w.bodies[a].pose.p.y());
+        for (std::size_t b = a + 1; b < w.bodies.size(); ++b)
+            out.deepest = std::max(out.deepest, 2 * r - (w.bodies[b].pose.p - w.bodies[a].pose.p).norm());
+    }
+    return out;
+}
+
+}  // namespace
+
+// Fails today (2D and 3D alike): deepest 0.789 m (margin 5.87 mm), fastest after 5 s 4.8 mm/s (bound
+// 10 mm/s). Cause: at the start the contact under ball 2 carries the four balls above it,
+// F = 11110 g, on m_eff = 1/(1/1 + 1/10) = 0.909 kg: the model's steady sag F/(m_eff omega_30^2) is
+// 3.4 m, more than a diameter, so ball 2 sinks through ball 1, which ends squeezed out higher up;
+// ball 2 ends on the floor 7.7 cm deep (11110 g on m_eff = 10 kg at 60 Hz: 7.7 cm, the model again)
+// and ball 3 inside it by 0.79 m.
+TEMPLATE_TEST_CASE("heavy on light: five balls, each 10 times heavier than the one below, stand on the floor",
+                   "[solver][stack][!mayfail]", test::D2, test::D3)
+{
+    const StackResult r = heavy_on_light<TestType::D>({1, 10, 100, 1000, 10000});
+    CHECK(r.deepest <= 5.87e-3);
+    CHECK(r.fastest <= 0.01);
+}
+
+// Fails today (2D and 3D alike): deepest 0.697 m (margin 1.86 mm); nothing moves after 5 s
+// (2e-10 m/s). Cause: the contact under ball 2 must carry F = 10100 g on m_eff = 0.99 kg: the
+// model's steady sag is 2.8 m, more than a diameter; ball 2 sinks through ball 1, which ends trapped
+// between balls 2 and 3, overlapping ball 2 by 0.70 m, while ball 3 rests on ball 2.
+TEMPLATE_TEST_CASE("heavy on light: three balls, each 100 times heavier than the one below, stand on the floor",
+                   "[solver][stack][!mayfail]", test::D2, test::D3)
+{
+    const StackResult r = heavy_on_light<TestType::D>({1, 100, 10000});
+    CHECK(r.deepest <= 1.86e-3);
+    CHECK(r.fastest <= 0.01);
+}
+
+// Fails today (2D and 3D alike): deepest 0.2764 m (margin 0.69 mm); the stack stands (2.6e-5 m/s
+// after 5 s). The numbers are the model's own with the light ball's effective mass: the balls'
+// contact carries F = 1000 g on m_eff = 1/(1 + 1/1000) = 0.999 kg at 30 Hz, F/(m_eff omega^2) =
+// 0.2764 m; the floor's 1001 g on 1 kg at 60 Hz, 0.0691 m (measured 0.0691 m). A contact spring is
+// as stiff as its lighter body: 1000 times the load on it, 1000 times the sag.
+TEMPLATE_TEST_CASE("heavy on light: a ball 1000 times heavier rests on a light one on the floor",
+                   "[solver][stack][!mayfail]", test::D2, test::D3)
+{
+    const StackResult r = heavy_on_light<TestType::D>({1, 1000});
+    CHECK(r.deepest <= 0.69e-3);
+    CHECK(r.fastest <= 0.01);
+}
+
+TEMPLATE_TEST_CASE("two equal balls stacked on the floor sag by the soft-contact model's g / omega^2 per load",
+                   "[solver][stack]", test::D2, test::D3)
+{
+    // The margin's model checked where it holds: two equal balls (1 kg). The floor contact carries
+    // 2 m g on m_eff = m at 60 Hz: 2 x 0.069 = 0.138 mm; the balls' contact carries m g on m_eff = m/2
+    // at 30 Hz: 2 x 0.276 = 0.552 mm; the deepest is the latter, within the 0.69 mm margin.
+    const StackResult r = heavy_on_light<TestType::D>({1, 1});
+    const double w30 = omega(30);
+    CHECK(r.deepest == Approx(2 * g / (w30 * w30)).epsilon(0.02));
+    CHECK(r.deepest <= 0.69e-3);
+    CHECK(r.fastest <= 0.01);
+}

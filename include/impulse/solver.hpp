@@ -200,7 +200,7 @@ bool all_finite(const S* x, int n) noexcept
 
 /// Checks the input of `Solver::step(bodies, manifolds, count, dt)` with `settings` against the
 /// solver's contract and returns the first rule broken, with where (docs/solver.md lists the rules):
-///   - the step: dt > 0 and finite; substeps >= 1, relax_iterations >= 0, gravity finite,
+///   - the step: dt > 0 and finite (and dt / substeps and its inverse too); substeps >= 1, relax_iterations >= 0, gravity finite,
 ///     contact_hertz > 0, contact_damping_ratio >= 0, static_hertz_scale > 0 (all finite),
 ///     push_out_speed >= 0, max_linear_speed > 0 (either may be infinite);
 ///   - every body: the required fields present; inverse mass and inverse inertia finite and >= 0;
@@ -234,6 +234,9 @@ Violation validate(const BodyView<S, D>& bodies, const Manifold<S, D>* manifolds
     // The step.
     if (!(dt > S(0)) || !(dt < inf)) return fail("the time step must be positive and finite", none, -1, none);
     if (settings.substeps < 1) return fail("settings.substeps must be at least 1", none, -1, none);
+    if (!(dt / S(settings.substeps) > S(0)) || !(S(settings.substeps) / dt < inf))
+        return fail("the time step is too short for the scalar: dt / substeps and its inverse must be finite and positive",
+                    none, -1, none);
     if (settings.relax_iterations < 0) return fail("settings.relax_iterations must be >= 0", none, -1, none);
     if (!all_finite(settings.gravity.data(), D)) return fail("settings.gravity must be finite", none, -1, none);
     if (!(settings.contact_hertz > S(0)) || !(settings.contact_hertz < inf) ||
@@ -342,7 +345,8 @@ public:
     /// poses and velocities are updated in place.
     ///
     /// The input must keep the contract `validate` checks; debug builds check it here, through
-    /// `IMPULSE_ASSERT`. Without the checks, a step with dt not positive and finite does nothing, a
+    /// `IMPULSE_ASSERT`. Without the checks, a step whose dt / substeps is not positive and finite
+    /// (or its inverse not finite) does nothing, a
     /// manifold whose indices or point count are out of range is skipped, and a body whose state is
     /// not finite affects only the bodies it touches through chains of contacts between movable
     /// bodies (see `nonfinite()`).
@@ -351,9 +355,9 @@ public:
         // Reports the first violation through IMPULSE_ASSERT and is true: where assertions are
         // compiled out, the outer one does not even call validate.
         IMPULSE_ASSERT(report(impulse::validate(bodies, manifolds, count, dt, settings)), "");
-        if (!(dt > S(0)) || !(dt <= std::numeric_limits<S>::max())) return;
         const int n = settings.substeps < 1 ? 1 : settings.substeps;
         const S h = dt / S(n), inv_h = S(n) / dt;
+        if (!(h > S(0)) || !(dt <= std::numeric_limits<S>::max()) || !(inv_h <= std::numeric_limits<S>::max())) return;
         load_bodies(bodies);
         prepare(bodies, manifolds, count, h);
         for (int i = 0; i < n; ++i) {
