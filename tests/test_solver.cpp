@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include <Eigen/Geometry>
@@ -356,24 +357,134 @@ TEST_CASE("rolling resistance stops a rolling disk where the analytic decelerati
 }
 
 // ---------------------------------------------------------------------------------------------
-// Bodies: immovable, kinematic, the engine's storage
+// Extremes: finite input gives finite output
 
-TEST_CASE("an immovable body is never written, even by a contact with a non-finite body", "[solver]")
+TEMPLATE_TEST_CASE("a body whose spin about a contact overflows bounces and rests as one that cannot be spun",
+                   "[solver]", test::F2, test::F3, test::D2, test::D3)
 {
-    // Five balls resting on one static floor, touching nothing else; one has a NaN velocity. The
-    // floor's state is never written, so nothing reaches the other four through it.
-    Floor<double, 2> w;
-    for (int k = 0; k < 5; ++k) w.add(1.0, impulse::Vec2d(2.0 * k, 0.5), 0.125);
-    w.bodies[1].v.x() = std::nan("");
-    const Body<double, 2> floor_before = w.bodies[0];
-    for (std::uint32_t k = 1; k <= 5; ++k) w.ball_on_floor(k, 0.5, coefficients(0.0, 0.5));
-    w.step();
-    CHECK(same_bits(w.bodies[0], floor_before));
-    for (std::uint32_t k = 2; k <= 5; ++k) {
-        CHECK(w.bodies[k].v.allFinite());
-        CHECK(w.bodies[k].pose.p.allFinite());
+    using S = typename TestType::S;
+    constexpr int D = TestType::D;
+    using V = typename TestType::V;
+    // Inverse inertia times the anchor's offset beyond the scalar's range: (rB x n) IB^-1 (rB x n)
+    // overflows (float: 1e30 x 1e9^2, 3e38 x 2^2; double: 1e300 x 1e9^2), so the contact would see an
+    // infinite inverse mass, an effective mass of 0 and an impulse of 0 x inf = NaN. The solver takes
+    // the body's angular part along that axis as 0 instead (an infinite moment along it): the contact
+    // acts on it as on a point mass. So it behaves as the point-mass ball of the restitution test
+    // above (1 mm gap, 5 m/s down, e = 0.5, threshold 1 m/s): it leaves at e x 5 = 2.5 m/s; then,
+    // landed and at rest, the floor carries its weight, m g dt per step (m = 1). Friction and rolling
+    // resistance are on, so their axes are built for the same anchors.
+    struct Case {
+        S inv_inertia, offset;
+    };
+    std::vector<Case> cases;
+    if constexpr (std::is_same<S, float>::value) cases = {{S(1e30), S(1e9)}, {S(3e38), S(2)}};
+    else cases = {{S(1e300), S(1e9)}};
+    for (const Case& k : cases) {
+        Floor<S, D> w;
+        const auto i = w.add(S(1), V(S(0.501) * V::UnitY()));
+        w.bodies[i].inv_inertia.setConstant(k.inv_inertia);
+        w.bodies[i].v = S(-5) * V::UnitY();
+        auto contact = [&] {
+            impulse::Manifold<S, D> m;
+            m.a = 0;
+            m.b = i;
+            m.n = V::UnitY();
+            m.count = 1;
+            m.points[0].rB = k.offset * V::UnitX() - S(0.5) * V::UnitY();
+            m.points[0].rA = w.bodies[i].pose.p + m.points[0].rB;
+            m.points[0].separation = w.bodies[i].pose.p.y() - S(0.5);
+            m.coefficients = coefficients<S>(S(0.5), S(0.5));
+            m.rolling_resistance = S(0.1);
+            return m;
+        };
+        w.contacts = {contact()};
+        w.step();
+        CHECK(w.bodies[i].v.allFinite());
+        CHECK(w.bodies[i].v.y() == Approx(S(2.5)).epsilon(1e-5));
+        for (int step = 0; step < 120; ++step) {  // bounces at 2.5, then 1.25 m/s, then below the threshold: at rest within 0.8 s
+            w.contacts = {contact()};
+            w.step();
+        }
+        CHECK(w.bodies[i].v.allFinite());
+        CHECK(w.bodies[i].pose.p.allFinite());
+        CHECK(w.solver.impulse(0, 0).total == Approx(S(g) * w.dt).epsilon(1e-4));
+        CHECK(w.bodies[i].v.norm() <= S(1e-4));
     }
 }
+
+TEMPLATE_TEST_CASE("3D friction slows a slide whose friction impulse squared overflows", "[solver]", test::F3,
+                   test::D3)
+{
+    using S = typename TestType::S;
+    using V = typename TestType::V;
+    // A ball (m = 1, r = 0.5, I = 0.1) touching the floor, skidding at u along x and approaching at
+    // u: float u = 1e20, double u = 1e160, so that the friction impulse (about u) is representable
+    // but its square is not. The step stops the approach (a normal impulse of m u, e = 0), which
+    // lets friction take up to mu m u = 0.5 m u off the slide. Rolling needs less: from
+    // v - dv = omega r and omega = r dv / I, dv = u / (1 + m r^2 / I) = u / 3.5, so the ball ends
+    // rolling at 5/7 u (the skidding ball above, at any speed). Friction dropped, it would keep u.
+    // No speed limit here: this is about the friction disc.
+    const S u = std::is_same<S, float>::value ? S(1e20) : S(1e160);
+    Floor<S, 3> w;
+    w.solver.settings.max_linear_speed = std::numeric_limits<S>::infinity();
+    const auto i = w.add(S(1), V(S(0.5) * V::UnitY()), S(0), V::Constant(S(0.1)));
+    w.bodies[i].v = V(u, -u, S(0));
+    w.ball_on_floor(i, S(0.5), coefficients<S>(S(0), S(0.5)));
+    w.step();
+    CHECK(w.bodies[i].v.x() == Approx(S(5) / S(7) * u).epsilon(1e-3));
+    CHECK(std::abs(w.bodies[i].v.z()) <= S(1e-3) * u);
+}
+
+TEMPLATE_TEST_CASE("a body faster than max_linear_speed is slowed to it, even when its speed squared overflows",
+                   "[solver]", test::F2, test::F3, test::D2, test::D3)
+{
+    using S = typename TestType::S;
+    constexpr int D = TestType::D;
+    using V = typename TestType::V;
+    // No contact, no gravity: a body at 1e20 m/s (float; 1e160 double) along the diagonal is
+    // limited to max_linear_speed = 400 m/s, in the direction it had; its speed squared is not
+    // representable, and 400 / |v| must not become 400 / inf = 0.
+    const S u = std::is_same<S, float>::value ? S(1e20) : S(1e160);
+    Floor<S, D> w;
+    w.solver.settings.gravity.setZero();
+    const auto i = w.add(S(1), V::Zero());
+    w.bodies[i].v = V::Constant(u);
+    w.step();
+    CHECK(w.bodies[i].v.norm() == Approx(400).epsilon(1e-5));
+    CHECK(w.bodies[i].v.x() == Approx(400 / std::sqrt(double(D))).epsilon(1e-5));
+}
+
+TEMPLATE_TEST_CASE("a body spinning so fast that its rotation's squares overflow keeps a unit rotation",
+                   "[solver]", test::F2, test::F3, test::D2, test::D3)
+{
+    using S = typename TestType::S;
+    constexpr int D = TestType::D;
+    using V = typename TestType::V;
+    // omega = 1e25 rad/s (float; 1e200 double) about z: each substep turns the orientation by
+    // h omega, so the unnormalised rotation's components are near h omega and their squares
+    // overflow. Normalised without overflow, it stays a rotation (finite, unit length) and the body
+    // keeps its spin: nothing touches it.
+    const S spin = std::is_same<S, float>::value ? S(1e25) : S(1e200);
+    Floor<S, D> w;
+    w.solver.settings.gravity.setZero();
+    const auto i = w.add(S(1), V::Zero(), S(1), V::Constant(S(1)));
+    if constexpr (D == 2) w.bodies[i].omega = spin;
+    else w.bodies[i].omega = spin * impulse::Vec<S, 3>::UnitZ();
+    w.step();
+    if constexpr (D == 2) {
+        CHECK(std::isfinite(w.bodies[i].pose.q.c));
+        CHECK(std::isfinite(w.bodies[i].pose.q.s));
+        CHECK(std::abs(w.bodies[i].pose.q.c * w.bodies[i].pose.q.c + w.bodies[i].pose.q.s * w.bodies[i].pose.q.s - 1) <= S(1e-5));
+        CHECK(w.bodies[i].omega == spin);
+    } else {
+        CHECK(w.bodies[i].pose.q.coeffs().allFinite());
+        CHECK(std::abs(w.bodies[i].pose.q.coeffs().squaredNorm() - 1) <= S(1e-5));
+        CHECK(w.bodies[i].omega == spin * impulse::Vec<S, 3>::UnitZ());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bodies: immovable, kinematic, the engine's storage
 
 TEST_CASE("a kinematic platform moves at its own velocity and carries what rests on it", "[solver]")
 {
@@ -541,4 +652,125 @@ TEST_CASE("the same input gives bitwise the same output", "[solver]")
     };
     const auto a = run(), b = run();
     for (std::size_t i = 0; i < a.size(); ++i) CHECK(same_bits(a[i], b[i]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Heavy on light: the acceptance tests of the issue "Reliability" (item 5)
+//
+// Stacks of balls (r = 0.5 m) on a static floor, each ball heavier than the one below, default
+// settings, 600 steps at 60 Hz; every ball meets the floor and every other ball, as a narrow phase
+// would report them. Pass: no contact's penetration deeper than the margin below, and nothing faster
+// than 1 cm/s after 5 s.
+//
+// The margin, from the soft-contact model (docs/solver.md): a contact is a spring of frequency f
+// (contact_hertz = 30 Hz between balls; 60 Hz with the static floor, static_hertz_scale = 2) acting
+// on the pair's effective mass m_eff = 1 / (1/mA + 1/mB); carrying a steady load F it sinks
+//     s = F / (m_eff omega^2),   omega = 2 pi f,   g / omega^2 = 0.276 mm at 30 Hz, 0.069 mm at 60 Hz.
+// For a stack of n equal balls (m each) this is, summed over its contacts, the floor's n g/omega_60^2
+// plus, for the contact with k balls above it (m_eff = m/2), 2 k g/omega_30^2: the sag the settings
+// give a stack of that height when no mass ratio is involved. The margin is that sum: a mass ratio
+// must not make any one contact sink deeper than the whole equal-mass stack does.
+//     5 balls: 5 x 0.069 + 2 (4+3+2+1) x 0.276 = 5.87 mm;  3 balls: 3 x 0.069 + 2 (2+1) x 0.276 = 1.86 mm;
+//     2 balls: 2 x 0.069 + 2 x 0.276 = 0.69 mm.
+// Today's method fails the first three (the same formula with the light ball's m_eff predicts what
+// is measured): see each test. They are kept as [!mayfail], the measured numbers beside them, for the
+// method that holds them.
+
+namespace {
+
+struct StackResult {
+    double deepest{0};    // deepest penetration of any contact at the end, m
+    double fastest{0};    // fastest body after 5 s, m/s
+};
+
+template <int D>
+StackResult heavy_on_light(const std::vector<double>& masses)
+{
+    using V = impulse::Vec<double, D>;
+    const double r = 0.5;
+    Floor<double, D> w;
+    for (std::size_t k = 0; k < masses.size(); ++k) {
+        const double m = masses[k];
+        w.add(m, V((r + 2 * r * double(k)) * V::UnitY()), m * r * r / 2, V::Constant(0.4 * m * r * r));
+    }
+    impulse::Sphere<double, D> ball;
+    ball.radius = r;
+    StackResult out;
+    for (int step = 0; step < 600; ++step) {
+        w.contacts.clear();
+        for (std::uint32_t a = 1; a < w.bodies.size(); ++a) {
+            w.ball_on_floor(a, r, coefficients(0.0, 0.6));
+            for (std::uint32_t b = a + 1; b < w.bodies.size(); ++b) {
+                auto m = impulse::collide_spheres(ball, w.bodies[a].pose, ball, w.bodies[b].pose);
+                if (m.count == 0) continue;
+                m.a = a;
+                m.b = b;
+                m.coefficients = coefficients(0.0, 0.6);
+                w.contacts.push_back(m);
+            }
+        }
+        w.step();
+        if (step >= 300)
+            for (std::size_t k = 1; k < w.bodies.size(); ++k) out.fastest = std::max(out.fastest, w.bodies[k].v.norm());
+    }
+    for (std::size_t a = 1; a < w.bodies.size(); ++a) {
+        out.deepest = std::max(out.deepest, r - w.bodies[a].pose.p.y());
+        for (std::size_t b = a + 1; b < w.bodies.size(); ++b)
+            out.deepest = std::max(out.deepest, 2 * r - (w.bodies[b].pose.p - w.bodies[a].pose.p).norm());
+    }
+    return out;
+}
+
+}  // namespace
+
+// Fails today (2D and 3D alike): deepest 0.789 m (margin 5.87 mm), fastest after 5 s 4.8 mm/s (bound
+// 10 mm/s). Cause: at the start the contact under ball 2 carries the four balls above it,
+// F = 11110 g, on m_eff = 1/(1/1 + 1/10) = 0.909 kg: the model's steady sag F/(m_eff omega_30^2) is
+// 3.4 m, more than a diameter, so ball 2 sinks through ball 1, which ends squeezed out higher up;
+// ball 2 ends on the floor 7.7 cm deep (11110 g on m_eff = 10 kg at 60 Hz: 7.7 cm, the model again)
+// and ball 3 inside it by 0.79 m.
+TEMPLATE_TEST_CASE("heavy on light: five balls, each 10 times heavier than the one below, stand on the floor",
+                   "[solver][stack][!mayfail]", test::D2, test::D3)
+{
+    const StackResult r = heavy_on_light<TestType::D>({1, 10, 100, 1000, 10000});
+    CHECK(r.deepest <= 5.87e-3);
+    CHECK(r.fastest <= 0.01);
+}
+
+// Fails today (2D and 3D alike): deepest 0.697 m (margin 1.86 mm); nothing moves after 5 s
+// (2e-10 m/s). Cause: the contact under ball 2 must carry F = 10100 g on m_eff = 0.99 kg: the
+// model's steady sag is 2.8 m, more than a diameter; ball 2 sinks through ball 1, which ends trapped
+// between balls 2 and 3, overlapping ball 2 by 0.70 m, while ball 3 rests on ball 2.
+TEMPLATE_TEST_CASE("heavy on light: three balls, each 100 times heavier than the one below, stand on the floor",
+                   "[solver][stack][!mayfail]", test::D2, test::D3)
+{
+    const StackResult r = heavy_on_light<TestType::D>({1, 100, 10000});
+    CHECK(r.deepest <= 1.86e-3);
+    CHECK(r.fastest <= 0.01);
+}
+
+// Fails today (2D and 3D alike): deepest 0.2764 m (margin 0.69 mm); the stack stands (2.6e-5 m/s
+// after 5 s). The numbers are the model's own with the light ball's effective mass: the balls'
+// contact carries F = 1000 g on m_eff = 1/(1 + 1/1000) = 0.999 kg at 30 Hz, F/(m_eff omega^2) =
+// 0.2764 m; the floor's 1001 g on 1 kg at 60 Hz, 0.0691 m (measured 0.0691 m). A contact spring is
+// as stiff as its lighter body: 1000 times the load on it, 1000 times the sag.
+TEMPLATE_TEST_CASE("heavy on light: a ball 1000 times heavier rests on a light one on the floor",
+                   "[solver][stack][!mayfail]", test::D2, test::D3)
+{
+    const StackResult r = heavy_on_light<TestType::D>({1, 1000});
+    CHECK(r.deepest <= 0.69e-3);
+    CHECK(r.fastest <= 0.01);
+}
+
+TEMPLATE_TEST_CASE("two equal balls stacked on the floor sag by the soft-contact model's g / omega^2 per load",
+                   "[solver][stack]", test::D2, test::D3)
+{
+    // The margin's model checked where it holds: two equal balls (1 kg). The floor contact carries
+    // 2 m g on m_eff = m at 60 Hz: 2 x 0.069 = 0.138 mm; the balls' contact carries m g on m_eff = m/2
+    // at 30 Hz: 2 x 0.276 = 0.552 mm; the deepest is the latter, within the 0.69 mm margin.
+    const StackResult r = heavy_on_light<TestType::D>({1, 1});
+    const double w30 = omega(30);
+    CHECK(r.deepest == Approx(2 * g / (w30 * w30)).epsilon(0.02));
+    CHECK(r.deepest <= 0.69e-3);
+    CHECK(r.fastest <= 0.01);
 }

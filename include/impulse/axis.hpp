@@ -133,6 +133,19 @@ S angular_dot(const Vec<S, 3>& a, const Vec<S, 3>& b) noexcept
 {
     return a.dot(b);
 }
+/// True when every component of an angular quantity is finite.
+template <class S>
+bool angular_finite(S a) noexcept
+{
+    using std::isfinite;
+    return isfinite(a);
+}
+template <class S>
+bool angular_finite(const Vec<S, 3>& a) noexcept
+{
+    using std::isfinite;
+    return isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]);
+}
 }  // namespace detail
 
 /// One direction `d` of a contact between two rigid bodies, with everything that stays fixed while
@@ -152,6 +165,12 @@ S angular_dot(const Vec<S, 3>& a, const Vec<S, 3>& b) noexcept
 ///
 /// Both agree with RigidContact to rounding. An immovable body (inverse mass and inertia 0) gets
 /// exactly +-0 added, so its velocity stays as it was as long as j is finite.
+///
+/// **Overflow.** A body whose angular term (rA x d).IA^-1 (rA x d) is not representable (a huge
+/// inverse inertia times a far anchor: float 1e30 at 1e9 m) cannot be spun by this axis: its spin is
+/// taken as 0, which is the effective mass of a body whose moment of inertia is infinite along d
+/// (its arm stays, so its rotation still counts in the speed). Without this, k would be infinite,
+/// the mass 0 and every apply 0 * inf = NaN.
 template <class S, int D>
 struct ContactAxis {
     Vec<S, D> d = Vec<S, D>::UnitX();                      ///< the unit direction; +j*d acts on B
@@ -164,16 +183,33 @@ struct ContactAxis {
     ContactAxis() noexcept = default;  ///< along x, massless: changes nothing
 
     /// Precomputes the axis along unit `dir` for the contact `c` (offsets and inertias as they are now).
-    /// \tparam Contact  `RigidContact<S, D>`, or a type with its members `rA`, `rB`, `A.inv_inertia`,
-    ///                  `B.inv_inertia` and `inverse_mass(d)`
+    /// \tparam Contact  `RigidContact<S, D>`, or a type with its members `rA`, `rB`, `A.inv_mass`,
+    ///                  `A.inv_inertia`, `B.inv_mass`, `B.inv_inertia` and `inverse_mass(d)`
     template <class Contact>
     ContactAxis(const Contact& c, const Vec<S, D>& dir) noexcept
         : d(dir), armA(cross(c.rA, dir)), armB(cross(c.rB, dir)), spinA(c.A.inv_inertia * armA),
           spinB(c.B.inv_inertia * armB)
     {
         IMPULSE_ASSERT(is_unit(dir), "the axis direction must be a unit vector");
-        const S k = c.inverse_mass(dir);
+        S k = c.inverse_mass(dir);
+        if (!(k <= std::numeric_limits<S>::max())) {
+            // Something overflowed (or an input is not finite): keep the angular terms that are
+            // representable, drop the others with their spins ("this body cannot be spun along d").
+            k = c.A.inv_mass + c.B.inv_mass;
+            k += representable_spin(armA, spinA) + representable_spin(armB, spinB);
+        }
         mass = k > S(0) ? S(1) / k : S(0);
+    }
+
+    /// arm.spin when it and the spin are finite; otherwise 0, and the spin (and, if it is not finite
+    /// either, the arm) set to 0.
+    static S representable_spin(Angular<S, D>& arm, Angular<S, D>& spin) noexcept
+    {
+        const S term = detail::angular_dot(arm, spin);
+        if (term <= std::numeric_limits<S>::max() && detail::angular_finite(spin)) return term;
+        spin = Rotation<S, D>::zero_angular();
+        if (!detail::angular_finite(arm)) arm = Rotation<S, D>::zero_angular();
+        return S(0);
     }
 
     /// Relative speed of the contact point along d: vd = d.(vB - vA) + armB.omegaB - armA.omegaA.

@@ -170,6 +170,144 @@ struct SolverSettings {
 };
 
 // ---------------------------------------------------------------------------------------------
+// The contract
+
+/// The first rule a step's input breaks, as `validate` finds it (empty: none).
+struct Violation {
+    static constexpr std::size_t none = std::size_t(-1);  ///< no index
+    const char* message{nullptr};  ///< what is wrong (a static string); null: nothing
+    std::size_t manifold{none};    ///< the manifold it is in, or `none`
+    int point{-1};                 ///< the point of that manifold, or -1 (the manifold as a whole)
+    std::size_t body{none};        ///< the body it is about, or `none`
+    /// True when a rule is broken.
+    explicit operator bool() const noexcept { return message != nullptr; }
+};
+
+namespace detail {
+template <class S>
+bool finite_at_least(S x, S lo) noexcept  // lo <= x < inf (false for NaN)
+{
+    return x >= lo && x <= std::numeric_limits<S>::max();
+}
+template <class S>
+bool all_finite(const S* x, int n) noexcept
+{
+    for (int i = 0; i < n; ++i)
+        if (!(std::abs(x[i]) <= std::numeric_limits<S>::max())) return false;
+    return true;
+}
+}  // namespace detail
+
+/// Checks the input of `Solver::step(bodies, manifolds, count, dt)` with `settings` against the
+/// solver's contract and returns the first rule broken, with where (docs/solver.md lists the rules):
+///   - the step: dt > 0 and finite (and dt / substeps and its inverse too); substeps >= 1, relax_iterations >= 0, gravity finite,
+///     contact_hertz > 0, contact_damping_ratio >= 0, static_hertz_scale > 0 (all finite),
+///     push_out_speed >= 0, max_linear_speed > 0 (either may be infinite);
+///   - every body: the required fields present; inverse mass and inverse inertia finite and >= 0;
+///     position, velocity, angular velocity (and force, torque when given) finite; the rotation a
+///     unit (cos, sin) or quaternion (or a finite angle);
+///   - every manifold: a and b valid indices, a != b, 0 <= count <= max_points; when it has points:
+///     a finite unit normal, restitution in [0, 1], a finite threshold >= 0, friction coefficients
+///     and rolling resistance finite and >= 0, a finite tangent velocity; each point's anchors and
+///     separation finite, and its feature id not used by an earlier point of the manifold.
+/// `Solver::step` makes the same checks through `IMPULSE_ASSERT` (debug builds); an engine calls
+/// this in release builds on data it does not trust (a replay, a level file). Not checked here: the
+/// warm-start keys across steps (the solver's cache holds them; see `Solver`). Allocates nothing.
+template <class S, int D>
+Violation validate(const BodyView<S, D>& bodies, const Manifold<S, D>* manifolds, std::size_t count, S dt,
+                   const SolverSettings<S, D>& settings) noexcept
+{
+    using detail::all_finite;
+    using detail::finite_at_least;
+    constexpr int A = D == 2 ? 1 : 3;  // values of an angular quantity
+    const S inf = std::numeric_limits<S>::infinity();
+    Violation v;
+    auto fail = [&v](const char* message, std::size_t manifold, int point, std::size_t body) {
+        v.message = message;
+        v.manifold = manifold;
+        v.point = point;
+        v.body = body;
+        return v;
+    };
+    constexpr std::size_t none = Violation::none;
+
+    // The step.
+    if (!(dt > S(0)) || !(dt < inf)) return fail("the time step must be positive and finite", none, -1, none);
+    if (settings.substeps < 1) return fail("settings.substeps must be at least 1", none, -1, none);
+    if (!(dt / S(settings.substeps) > S(0)) || !(S(settings.substeps) / dt < inf))
+        return fail("the time step is too short for the scalar: dt / substeps and its inverse must be finite and positive",
+                    none, -1, none);
+    if (settings.relax_iterations < 0) return fail("settings.relax_iterations must be >= 0", none, -1, none);
+    if (!all_finite(settings.gravity.data(), D)) return fail("settings.gravity must be finite", none, -1, none);
+    if (!(settings.contact_hertz > S(0)) || !(settings.contact_hertz < inf) ||
+        !finite_at_least(settings.contact_damping_ratio, S(0)) || !(settings.static_hertz_scale > S(0)) ||
+        !(settings.static_hertz_scale < inf))
+        return fail("settings: contact_hertz and static_hertz_scale must be positive, contact_damping_ratio >= 0, "
+                    "all finite",
+                    none, -1, none);
+    if (!(settings.push_out_speed >= S(0)) || !(settings.max_linear_speed > S(0)))
+        return fail("settings: push_out_speed must be >= 0 and max_linear_speed > 0", none, -1, none);
+
+    // The bodies.
+    if (bodies.count > 0 &&
+        (!bodies.position || !(bodies.rotation || (D == 2 && bodies.angle)) || !bodies.velocity ||
+         !bodies.angular_velocity || !bodies.inv_mass || !bodies.inv_inertia))
+        return fail("a required BodyView field is missing", none, -1, none);
+    for (std::size_t i = 0; i < bodies.count; ++i) {
+        const S* inv_mass = bodies.inv_mass[i];
+        const S* inv_inertia = bodies.inv_inertia[i];
+        if (!finite_at_least(*inv_mass, S(0))) return fail("an inverse mass must be finite and >= 0", none, -1, i);
+        for (int k = 0; k < A; ++k)
+            if (!finite_at_least(inv_inertia[k], S(0)))
+                return fail("an inverse inertia must be finite and >= 0", none, -1, i);
+        if (!all_finite(bodies.position[i], D)) return fail("a body's position is not finite", none, -1, i);
+        if (D == 2 && bodies.angle) {
+            if (!all_finite(bodies.angle[i], 1)) return fail("a body's angle is not finite", none, -1, i);
+        } else {
+            constexpr int Q = D == 2 ? 2 : 4;
+            const S* q = bodies.rotation[i];
+            S q2(0);
+            for (int k = 0; k < Q; ++k) q2 += q[k] * q[k];
+            if (!all_finite(q, Q) || !(std::abs(q2 - S(1)) <= S(1e-4)))
+                return fail("a body's rotation must be a unit (cos, sin) or quaternion", none, -1, i);
+        }
+        if (!all_finite(bodies.velocity[i], D) || !all_finite(bodies.angular_velocity[i], A))
+            return fail("a body's velocity or angular velocity is not finite", none, -1, i);
+        if ((bodies.force && !all_finite(bodies.force[i], D)) || (bodies.torque && !all_finite(bodies.torque[i], A)))
+            return fail("a body's force or torque is not finite", none, -1, i);
+    }
+
+    // The manifolds.
+    for (std::size_t m = 0; m < count; ++m) {
+        const Manifold<S, D>& mf = manifolds[m];
+        if (!(mf.a < bodies.count) || !(mf.b < bodies.count)) return fail("manifold body index out of range", m, -1, none);
+        if (mf.a == mf.b) return fail("a body cannot touch itself", m, -1, mf.a);
+        if (mf.count < 0 || mf.count > Manifold<S, D>::max_points)
+            return fail("manifold point count out of range", m, -1, none);
+        if (mf.count == 0) continue;  // not touching: the rest is not read
+        if (!all_finite(mf.n.data(), D) || !is_unit(mf.n)) return fail("the contact normal must be a unit vector", m, -1, none);
+        const Coefficients<S>& c = mf.coefficients;
+        if (!(c.restitution >= S(0)) || !(c.restitution <= S(1))) return fail("restitution must lie in [0, 1]", m, -1, none);
+        if (!finite_at_least(c.threshold, S(0)))
+            return fail("the restitution threshold must be finite and >= 0", m, -1, none);
+        if (!finite_at_least(c.friction.mu_s, S(0)) || !finite_at_least(c.friction.mu_k, S(0)))
+            return fail("friction coefficients must be finite and non-negative", m, -1, none);
+        if (!finite_at_least(mf.rolling_resistance, S(0)))
+            return fail("rolling resistance must be finite and >= 0", m, -1, none);
+        if (!all_finite(mf.tangent_velocity.data(), D)) return fail("the tangent velocity must be finite", m, -1, none);
+        for (int i = 0; i < mf.count; ++i) {
+            const ManifoldPoint<S, D>& p = mf.points[i];
+            if (!all_finite(p.rA.data(), D) || !all_finite(p.rB.data(), D) || !all_finite(&p.separation, 1))
+                return fail("a contact point's anchors and separation must be finite", m, i, none);
+            for (int k = 0; k < i; ++k)
+                if (mf.points[k].feature == p.feature)
+                    return fail("two points of a manifold share a feature id", m, i, none);
+        }
+    }
+    return v;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The solver
 
 /// The soft-step solver (see the top of this file). Keeps the last step's impulses, keyed by
@@ -205,13 +343,21 @@ public:
 
     /// One step of length `dt` over the bodies of `bodies` and the contacts `manifolds[0, count)`:
     /// poses and velocities are updated in place.
+    ///
+    /// The input must keep the contract `validate` checks; debug builds check it here, through
+    /// `IMPULSE_ASSERT`. Without the checks, a step whose dt / substeps is not positive and finite
+    /// (or its inverse not finite) does nothing, a
+    /// manifold whose indices or point count are out of range is skipped, and a body whose state is
+    /// not finite affects only the bodies it touches through chains of contacts between movable
+    /// bodies (see `nonfinite()`).
     void step(const BodyView<S, D>& bodies, const Manifold<S, D>* manifolds, std::size_t count, S dt) noexcept
     {
-        IMPULSE_ASSERT(dt > S(0), "the time step must be positive");
-        IMPULSE_ASSERT(settings.substeps >= 1, "at least one substep");
-        IMPULSE_ASSERT(settings.relax_iterations >= 0, "relax_iterations must be >= 0");
+        // Reports the first violation through IMPULSE_ASSERT and is true: where assertions are
+        // compiled out, the outer one does not even call validate.
+        IMPULSE_ASSERT(report(impulse::validate(bodies, manifolds, count, dt, settings)), "");
         const int n = settings.substeps < 1 ? 1 : settings.substeps;
         const S h = dt / S(n), inv_h = S(n) / dt;
+        if (!(h > S(0)) || !(dt <= std::numeric_limits<S>::max()) || !(inv_h <= std::numeric_limits<S>::max())) return;
         load_bodies(bodies);
         prepare(bodies, manifolds, count, h);
         for (int i = 0; i < n; ++i) {
@@ -239,6 +385,20 @@ public:
         return r;
     }
 
+    /// The bodies whose state (position, rotation, velocity or angular velocity) is not finite after
+    /// the last step, in increasing order, for an engine to remove or reset. A body is here because
+    /// its own input was not finite, or because it touched such a body through a chain of contacts
+    /// between movable bodies; never through an immovable one, whose state the solver never writes.
+    /// Filled by every step (a pass over the bodies it writes anyway); empty when all is well.
+    const std::vector<std::uint32_t>& nonfinite() const noexcept { return nonfinite_; }
+
+    /// `validate(bodies, manifolds, count, dt, settings)` with this solver's settings.
+    Violation validate(const BodyView<S, D>& bodies, const Manifold<S, D>* manifolds, std::size_t count,
+                       S dt) const noexcept
+    {
+        return impulse::validate(bodies, manifolds, count, dt, settings);
+    }
+
     /// Forgets the warm-start cache (after teleporting bodies or reordering them under index keys).
     void reset() noexcept { cache_.clear(); }
 
@@ -247,6 +407,7 @@ public:
     void reserve(std::size_t bodies, std::size_t manifolds, std::size_t points)
     {
         motion_.reserve(bodies);
+        nonfinite_.reserve(bodies);
         delta_.reserve(bodies);
         inertia_.reserve(bodies);
         movable_.reserve(bodies);
@@ -312,6 +473,13 @@ private:
         bool operator<(const Cached& o) const noexcept { return key != o.key ? key < o.key : feature < o.feature; }
     };
 
+    static bool report(const Violation& v) noexcept
+    {
+        IMPULSE_ASSERT(!v, v.message);
+        (void)v;
+        return true;
+    }
+
     static Q identity() noexcept
     {
         if constexpr (D == 2) return Rot2<S>();
@@ -323,6 +491,8 @@ private:
     void load_bodies(const BodyView<S, D>& bodies) noexcept
     {
         const std::size_t n = bodies.count;
+        nonfinite_.clear();
+        if (nonfinite_.capacity() < n) nonfinite_.reserve(n);  // every body may be listed: no growth later
         motion_.resize(n);
         delta_.resize(n);
         inertia_.resize(n);
@@ -381,8 +551,9 @@ private:
         for (std::size_t i = 0; i < n; ++i) {
             Motion<S, D>& m = motion_[i];
             if (movable_[i]) {
-                const S v2 = m.v.squaredNorm();
-                if (v2 > max2) m.v *= settings.max_linear_speed / std::sqrt(v2);
+                // |v| without overflow in the square: a float body at 1e20 m/s is slowed to the
+                // limit, not stopped (400 / inf = 0).
+                if (m.v.squaredNorm() > max2) m.v *= settings.max_linear_speed / detail::safe_norm(m.v);
             }
             Delta& d = delta_[i];
             d.dp += h * m.v;
@@ -393,17 +564,19 @@ private:
     // q turned by the angle h omega, normalised (2D: q + h omega perp(q); 3D: q + h/2 (0, omega) q).
     static Q turn(const Q& q, S h, const A_t& omega) noexcept
     {
+        // Normalised with safe_norm: a spin so fast that the squares overflow still gives a unit
+        // rotation, not 0 (which the next substep would turn into 0 / 0).
         if constexpr (D == 2) {
             const S a = h * omega;
             const S c = q.c - a * q.s, s = q.s + a * q.c;
-            const S len = std::sqrt(c * c + s * s);
+            const S len = detail::safe_norm(Vec<S, 2>(c, s));
             return Rot2<S>(c / len, s / len);
         } else {
             const Vec<S, 3> w = (S(0.5) * h) * omega;
             Eigen::Quaternion<S> r;
             r.w() = q.w() - w.dot(q.vec());
             r.vec() = q.vec() + q.w() * w + w.cross(q.vec());
-            r.normalize();
+            r.coeffs() /= detail::safe_norm(Vec<S, 4>(r.coeffs()));
             return r;
         }
     }
@@ -412,36 +585,52 @@ private:
     {
         const std::size_t n = motion_.size();
         for (std::size_t i = 0; i < n; ++i) {
-            // An immovable body at rest is not written at all (not even its rotation renormalised).
-            if (!movable_[i] && motion_[i].v == Vec<S, D>::Zero() && motion_[i].omega == Rotation<S, D>::zero_angular())
-                continue;
-            const Delta& d = delta_[i];
-            Eigen::Map<Vec<S, D>> p(bodies.position[i]);
-            p += d.dp;
-            if constexpr (D == 2) {
-                if (bodies.angle) {
-                    *bodies.angle[i] += std::atan2(d.dq.s, d.dq.c);
-                } else {
-                    S* q = bodies.rotation[i];
-                    const Rot2<S> r = d.dq * Rot2<S>(q[0], q[1]);
-                    const S len = std::sqrt(r.c * r.c + r.s * r.s);
-                    q[0] = r.c / len;
-                    q[1] = r.s / len;
-                }
+            write_body(bodies, i);
+            if (!finite_state(bodies, i)) nonfinite_.push_back(std::uint32_t(i));
+        }
+    }
+
+    // Position, rotation (or angle), velocity and angular velocity of body i all finite.
+    static bool finite_state(const BodyView<S, D>& bodies, std::size_t i) noexcept
+    {
+        constexpr int A = D == 2 ? 1 : 3, Qn = D == 2 ? 2 : 4;
+        const bool rotation = D == 2 && bodies.angle ? detail::all_finite(bodies.angle[i], 1)
+                                                     : detail::all_finite(bodies.rotation[i], Qn);
+        return rotation && detail::all_finite(bodies.position[i], D) && detail::all_finite(bodies.velocity[i], D) &&
+               detail::all_finite(bodies.angular_velocity[i], A);
+    }
+
+    void write_body(const BodyView<S, D>& bodies, std::size_t i) noexcept
+    {
+        // An immovable body at rest is not written at all (not even its rotation renormalised).
+        if (!movable_[i] && motion_[i].v == Vec<S, D>::Zero() && motion_[i].omega == Rotation<S, D>::zero_angular())
+            return;
+        const Delta& d = delta_[i];
+        Eigen::Map<Vec<S, D>> p(bodies.position[i]);
+        p += d.dp;
+        if constexpr (D == 2) {
+            if (bodies.angle) {
+                *bodies.angle[i] += std::atan2(d.dq.s, d.dq.c);
             } else {
                 S* q = bodies.rotation[i];
-                Eigen::Quaternion<S> r = d.dq * Eigen::Quaternion<S>(q[3], q[0], q[1], q[2]);
-                r.normalize();
-                q[0] = r.x();
-                q[1] = r.y();
-                q[2] = r.z();
-                q[3] = r.w();
+                const Rot2<S> r = d.dq * Rot2<S>(q[0], q[1]);
+                const S len = std::sqrt(r.c * r.c + r.s * r.s);
+                q[0] = r.c / len;
+                q[1] = r.s / len;
             }
-            if (!movable_[i]) continue;
-            Eigen::Map<Vec<S, D>>(bodies.velocity[i]) = motion_[i].v;
-            if constexpr (D == 2) *bodies.angular_velocity[i] = motion_[i].omega;
-            else Eigen::Map<Vec<S, 3>>(bodies.angular_velocity[i]) = motion_[i].omega;
+        } else {
+            S* q = bodies.rotation[i];
+            Eigen::Quaternion<S> r = d.dq * Eigen::Quaternion<S>(q[3], q[0], q[1], q[2]);
+            r.normalize();
+            q[0] = r.x();
+            q[1] = r.y();
+            q[2] = r.z();
+            q[3] = r.w();
         }
+        if (!movable_[i]) return;
+        Eigen::Map<Vec<S, D>>(bodies.velocity[i]) = motion_[i].v;
+        if constexpr (D == 2) *bodies.angular_velocity[i] = motion_[i].omega;
+        else Eigen::Map<Vec<S, 3>>(bodies.angular_velocity[i]) = motion_[i].omega;
     }
 
     // ---- contacts ----------------------------------------------------------------------------
@@ -462,11 +651,10 @@ private:
         const S scale = cache_h_ > S(0) ? h / cache_h_ : S(1);  // impulses per substep: rescale to this h
         for (std::size_t m = 0; m < count; ++m) {
             const Manifold<S, D>& mf = manifolds[m];
-            IMPULSE_ASSERT(mf.a < bodies.count && mf.b < bodies.count, "manifold body index out of range");
-            IMPULSE_ASSERT(mf.a != mf.b, "a body cannot touch itself");
-            IMPULSE_ASSERT((mf.count >= 0 && mf.count <= Manifold<S, D>::max_points), "manifold point count out of range");
-            if (mf.count <= 0) continue;
-            IMPULSE_ASSERT(is_unit(mf.n), "the contact normal must be a unit vector");
+            // Outside the contract (validate): skipped rather than read out of bounds.
+            if (mf.count <= 0 || mf.count > Manifold<S, D>::max_points || mf.a >= bodies.count ||
+                mf.b >= bodies.count || mf.a == mf.b)
+                continue;
             if (!movable_[mf.a] && !movable_[mf.b]) continue;  // nothing can move
             constraint_of_[m] = std::uint32_t(constraints_.size());
             Constraint c;
@@ -549,7 +737,10 @@ private:
         r.armB = axis;
         r.spinA = a.inv_inertia * axis;
         r.spinB = b.inv_inertia * axis;
-        const S k = detail::angular_dot(axis, r.spinA) + detail::angular_dot(axis, r.spinB);
+        S k = detail::angular_dot(axis, r.spinA) + detail::angular_dot(axis, r.spinB);
+        if (!(k <= std::numeric_limits<S>::max()))  // overflow: a body that cannot be spun (axis.hpp)
+            k = ContactAxis<S, D>::representable_spin(r.armA, r.spinA) +
+                ContactAxis<S, D>::representable_spin(r.armB, r.spinB);
         r.mass = k > S(0) ? S(1) / k : S(0);
         return r;
     }
@@ -747,6 +938,13 @@ private:
                 e.sticking = detail::safe_norm(p.jt) < p.mu * p.jn;  // friction was not at its bound
                 e.fingerprint_a = c.fingerprint_a;
                 e.fingerprint_b = c.fingerprint_b;
+                // A non-finite impulse is not kept: the engine may reset the body it came from, and
+                // the next step must not hand the NaN back to it.
+                if (!std::isfinite(e.jn) || !e.jt.allFinite() || !e.jr.allFinite()) {
+                    e.jn = S(0);
+                    e.jt.setZero();
+                    e.jr.setZero();
+                }
                 next_cache_.push_back(e);
             }
         }
@@ -763,6 +961,7 @@ private:
     }
 
     std::vector<Motion<S, D>> motion_;  // velocities during the step
+    std::vector<std::uint32_t> nonfinite_;  // bodies not finite after the last step
     std::vector<Delta> delta_;          // pose change since prepare
     std::vector<Inertia<S, D>> inertia_;  // world inverse inertia at prepare
     std::vector<unsigned char> movable_;  // inverse mass or inertia not zero
