@@ -204,6 +204,15 @@ int finish_pit(const fs::path& dir, const std::string& stem, const gfx::Canvas& 
 
 inline fs::path output_dir(int argc, char** argv) { return ::page::output_folder(argc, argv); }
 
+/// A length and a speed as the scene suite's tables print them.
+inline std::string metres(double x) { return ::page::formatted("%.4f m", x); }
+inline std::string speed(double x, int digits = 5)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f m/s", digits, x);
+    return buf;
+}
+
 /// One measured number of the scene suite against its criterion.
 struct Check {
     std::string scene, quantity, value, bound;

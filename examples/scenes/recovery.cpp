@@ -19,8 +19,8 @@ namespace suite = scenes::suite;
 namespace bounds = scenes::suite::bounds;
 using scenes::output::Check;
 
-std::string metres(double x) { return ::page::formatted("%.4f m", x); }
-std::string speed(double x) { return ::page::formatted("%.4f m/s", x); }
+using scenes::output::metres;
+std::string speed(double x) { return scenes::output::speed(x, 4); }
 
 }  // namespace
 

@@ -22,8 +22,8 @@ namespace suite = scenes::suite;
 namespace bounds = scenes::suite::bounds;
 using scenes::output::Check;
 
-std::string metres(double x) { return ::page::formatted("%.4f m", x); }
-std::string speed(double x) { return ::page::formatted("%.5f m/s", x); }
+using scenes::output::metres;
+using scenes::output::speed;
 
 }  // namespace
 
