@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
 # Runs a scene program into a folder and checks that it wrote its files.
-#   cmake -DPROGRAM=<scene program> -DOUT=<folder> -DFILES=<file;file;...> -P run_scene.cmake
+#   cmake -DPROGRAM=<scene program> -DOUT=<folder> [-DARGS=<arg;arg;...>] -DFILES=<file;file;...> -P run_scene.cmake
+# (ARGS: more arguments for the program, after the folder.)
 # Every file must exist and be non-empty; a .png must start with the PNG signature, and
 # scenes.html must link every picture of the scene.
 file(MAKE_DIRECTORY "${OUT}")
-execute_process(COMMAND "${PROGRAM}" "${OUT}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+execute_process(COMMAND "${PROGRAM}" "${OUT}" ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${PROGRAM} failed (${rc}):\n${out}\n${err}")
 endif()
