@@ -87,6 +87,26 @@ void build_cube_pyramid(World<S, 3>& w, int base, S mu = S(0.6))
     }
 }
 
+/// Box3D's `large_pyramid`: Box2D's benchmark pyramid built of unit cubes (density 1) in one plane
+/// (z = 0), `base` cubes on the bottom row in the brick pattern, each row on the one below exactly
+/// touching, on the floor y = 0 (a plane here, where Box3D has a static box). base 100: 5050 cubes.
+template <class S>
+void build_cube_wall(World<S, 3>& w, int base, S mu = S(0.6))
+{
+    using V = impulse::Vec<S, 3>;
+    box_material(w, mu);
+    w.add_wall(V::UnitY(), S(0));
+    const S a = S(0.5), half_width = a * S(base);
+    w.lo = V(-half_width - 1, 0, -1);
+    w.hi = V(half_width + 1, S(base) + 1, 1);
+    w.reserve(std::size_t(base * (base + 1) / 2));
+    for (int i = 0; i < base; ++i)
+        for (int j = i; j < base; ++j) {
+            const S x = (S(i) + S(1)) * a + S(2) * S(j - i) * a - half_width;
+            w.add_box(V::Constant(a), V(x, (S(2) * S(i) + S(1)) * a, 0), S(1));
+        }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The mass ratio
 
