@@ -10,14 +10,17 @@
 
 namespace bench3d {
 
-/// A scene as plain data: a floor (the plane y = 0) and dynamic boxes, all of one material.
+/// A scene as plain data: a floor (the plane y = 0), optionally four walls (the planes x = 0,
+/// x = pit, z = 0, z = pit), and dynamic boxes, all of one material.
 struct Scene {
     double gravity{9.81};
     double friction{0.6};
     double density{1.0};
+    double pit{0};  ///< walls round the square [0, pit] x [0, pit]; 0: none
     struct Box {
-        double x, y, z;  ///< centre
-        double hx, hy, hz;  ///< half extents (axis-aligned at the start)
+        double x, y, z;     ///< centre
+        double hx, hy, hz;  ///< half extents
+        double q[4];        ///< orientation at the start, quaternion x, y, z, w
     };
     std::vector<Box> boxes;
 };

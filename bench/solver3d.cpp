@@ -2,14 +2,16 @@
 // The solver phase on the 3D pyramid of cubes, impulse beside Bullet 3 (Debian's libbullet-dev),
 // with the quality of rest of each, measured with one yardstick.
 //
-//   solver3d [--bases=10] [--walls=100] [--settle=600] [--steps=120]
+//   solver3d [--bases=10] [--walls=100] [--pits=5000] [--settle=600] [--steps=120]
 //
 // Scenes (examples/common/scenes/scenes3d.hpp), unit cubes (density 1, friction 0.6, e = 0) on the
 // floor y = 0:
 //   pyramid B  build_cube_pyramid: square layers, each cube on four below; base 10 is 385 cubes;
 //   wall B     build_cube_wall, Box3D's large_pyramid: Box2D's brick-pattern pyramid of cubes in one
 //              plane, B on the bottom row; base 100 is 5050 cubes (on the floor plane, where Box3D
-//              has a static box).
+//              has a static box);
+//   pit N      build_cube_pit: N cubes on a lattice, turned at random, dropped into a pit whose
+//              width grows with N (20 m for 5000: the pile about 12 m deep), four walls round it.
 // Both engines: gravity 9.81, 1/60 s steps, float, sleeping off. impulse: Solver at its
 // defaults (4 substeps, soft contacts, relax, warm starting), contacts from collide3d.hpp over the
 // scenes' grid. Bullet: btSequentialImpulseConstraintSolver at its defaults (10 iterations, split
@@ -111,6 +113,9 @@ double deepest_overlap(const std::vector<bench3d::BodyState>& b)
     return deepest;
 }
 
+/// The pit's width for n cubes: 20 m for 5000 (a pile about 12 m deep), growing with sqrt(n).
+S pit_width(int n) { return S(std::max(4.0, std::round(20.0 * std::sqrt(double(n) / 5000.0)))); }
+
 struct Measured {
     double median{0}, rms{0}, fastest{0}, overlap{0};
 };
@@ -136,15 +141,16 @@ std::vector<int> parse_list(const char* s)
 
 int main(int argc, char** argv)
 {
-    std::vector<int> bases = {10}, walls;
+    std::vector<int> bases = {10}, walls, pits;
     int settle = 600, steps = 120;
     for (int k = 1; k < argc; ++k) {
         if (!std::strncmp(argv[k], "--bases=", 8)) bases = parse_list(argv[k] + 8);
         else if (!std::strncmp(argv[k], "--walls=", 8)) walls = parse_list(argv[k] + 8);
+        else if (!std::strncmp(argv[k], "--pits=", 7)) pits = parse_list(argv[k] + 7);
         else if (!std::strncmp(argv[k], "--settle=", 9)) settle = std::atoi(argv[k] + 9);
         else if (!std::strncmp(argv[k], "--steps=", 8)) steps = std::atoi(argv[k] + 8);
         else {
-            std::fprintf(stderr, "usage: %s [--bases=10] [--walls=100] [--settle=600] [--steps=120]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--bases=10] [--walls=100] [--pits=5000] [--settle=600] [--steps=120]\n", argv[0]);
             return 2;
         }
     }
@@ -155,20 +161,26 @@ int main(int argc, char** argv)
     struct Case {
         std::string name;
         int base;
-        bool wall;
+        int kind;  // 0 pyramid, 1 wall, 2 pit
     };
     std::vector<Case> cases;
-    for (int b : bases) cases.push_back({"pyramid " + std::to_string(b) + " (" + std::to_string(scenes::pyramid_cubes(b)) + " cubes)", b, false});
-    for (int b : walls) cases.push_back({"wall " + std::to_string(b) + " (" + std::to_string(b * (b + 1) / 2) + " cubes)", b, true});
+    for (int b : bases) cases.push_back({"pyramid " + std::to_string(b) + " (" + std::to_string(scenes::pyramid_cubes(b)) + " cubes)", b, 0});
+    for (int b : walls) cases.push_back({"wall " + std::to_string(b) + " (" + std::to_string(b * (b + 1) / 2) + " cubes)", b, 1});
+    for (int n : pits) cases.push_back({"pit of " + std::to_string(n) + " cubes", n, 2});
     for (const Case& c : cases) {
         Impulse imp([&](scenes::World<S, 3>& w) {
-            if (c.wall) scenes::build_cube_wall(w, c.base);
+            if (c.kind == 1) scenes::build_cube_wall(w, c.base);
+            else if (c.kind == 2) scenes::build_cube_pit(w, c.base, pit_width(c.base));
             else scenes::build_cube_pyramid(w, c.base);
         });
         bench3d::Scene scene;
+        if (c.kind == 2) scene.pit = double(pit_width(c.base));
         const auto& w = imp.world();
-        for (std::size_t i = w.first_ball(); i < w.body_count(); ++i)
-            scene.boxes.push_back({double(w.x[i].x()), double(w.x[i].y()), double(w.x[i].z()), 0.5, 0.5, 0.5});
+        for (std::size_t i = w.first_ball(); i < w.body_count(); ++i) {
+            const auto& q = w.q[i];
+            scene.boxes.push_back({double(w.x[i].x()), double(w.x[i].y()), double(w.x[i].z()), 0.5, 0.5, 0.5,
+                                   {double(q.x()), double(q.y()), double(q.z()), double(q.w())}});
+        }
         std::unique_ptr<bench3d::Engine> bullet = bench3d::make_bullet(scene);
         bench3d::Engine* engines[2] = {&imp, bullet.get()};
         const char* names[2] = {"impulse", "Bullet"};

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Bullet 3 (Debian's libbullet-dev) running the 3D benchmark's scene: btDiscreteDynamicsWorld with
 // btSequentialImpulseConstraintSolver at its defaults (10 iterations, split impulse on), the
-// default collision configuration and btDbvtBroadphase; the floor a static plane, the boxes btBoxShape
+// default collision configuration and btDbvtBroadphase; the floor and walls static planes, the boxes btBoxShape
 // (its margin lies inside the given half extents), sleeping off. Timed, as its solver phase: the
 // world's predictUnconstraintMotion (gravity into the velocities), solveConstraints and
 // integrateTransforms, the stages of impulse's Solver::step.
@@ -56,13 +56,25 @@ public:
         ground.m_friction = btScalar(s.friction);
         ground_ = std::make_unique<btRigidBody>(ground);
         world_.addRigidBody(ground_.get());
+        if (s.pit > 0) {
+            const btVector3 normals[4] = {{1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}};
+            const btScalar offsets[4] = {0, btScalar(-s.pit), 0, btScalar(-s.pit)};
+            for (int k = 0; k < 4; ++k) {
+                walls_.push_back(std::make_unique<btStaticPlaneShape>(normals[k], offsets[k]));
+                btRigidBody::btRigidBodyConstructionInfo wall(0, nullptr, walls_.back().get());
+                wall.m_friction = btScalar(s.friction);
+                wall_bodies_.push_back(std::make_unique<btRigidBody>(wall));
+                world_.addRigidBody(wall_bodies_.back().get());
+            }
+        }
         for (const auto& b : s.boxes) {
             shapes_.push_back(std::make_unique<btBoxShape>(btVector3(btScalar(b.hx), btScalar(b.hy), btScalar(b.hz))));
             const btScalar mass = btScalar(s.density * 8 * b.hx * b.hy * b.hz);
             btVector3 inertia;
             shapes_.back()->calculateLocalInertia(mass, inertia);
             states_.push_back(std::make_unique<btDefaultMotionState>(
-                btTransform(btQuaternion::getIdentity(), btVector3(btScalar(b.x), btScalar(b.y), btScalar(b.z)))));
+                btTransform(btQuaternion(btScalar(b.q[0]), btScalar(b.q[1]), btScalar(b.q[2]), btScalar(b.q[3])),
+                            btVector3(btScalar(b.x), btScalar(b.y), btScalar(b.z)))));
             btRigidBody::btRigidBodyConstructionInfo info(mass, states_.back().get(), shapes_.back().get(), inertia);
             info.m_friction = btScalar(s.friction);
             info.m_restitution = 0;
@@ -74,6 +86,7 @@ public:
     ~Bullet() override
     {
         for (auto& b : bodies_) world_.removeRigidBody(b.get());
+        for (auto& b : wall_bodies_) world_.removeRigidBody(b.get());
         world_.removeRigidBody(ground_.get());
     }
 
@@ -111,6 +124,8 @@ private:
     TimedWorld world_;
     btStaticPlaneShape floor_;
     std::unique_ptr<btRigidBody> ground_;
+    std::vector<std::unique_ptr<btStaticPlaneShape>> walls_;
+    std::vector<std::unique_ptr<btRigidBody>> wall_bodies_;
     std::vector<std::unique_ptr<btBoxShape>> shapes_;
     std::vector<std::unique_ptr<btDefaultMotionState>> states_;
     std::vector<std::unique_ptr<btRigidBody>> bodies_;

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include <impulse/impulse.hpp>
@@ -105,6 +106,37 @@ void build_cube_wall(World<S, 3>& w, int base, S mu = S(0.6))
             const S x = (S(i) + S(1)) * a + S(2) * S(j - i) * a - half_width;
             w.add_box(V::Constant(a), V(x, (S(2) * S(i) + S(1)) * a, 0), S(1));
         }
+}
+
+/// A pit of `count` unit cubes (density 1, friction 0.6, e = 0): the floor y = 0 and four walls
+/// (planes) round a `width` x `width` square, the cubes placed on a lattice of 1.25 m from 1 m above
+/// the floor up, each turned by a random angle (up to 0.3 rad about a random axis), and let fall.
+template <class S>
+void build_cube_pit(World<S, 3>& w, int count, S width, unsigned seed = 1)
+{
+    using V = impulse::Vec<S, 3>;
+    box_material(w, S(0.6));
+    w.add_wall(V::UnitY(), S(0));
+    w.add_wall(V::UnitX(), S(0));
+    w.add_wall(-V::UnitX(), -width);
+    w.add_wall(V::UnitZ(), S(0));
+    w.add_wall(-V::UnitZ(), -width);
+    const S spacing = S(1.25);
+    const int across = int(std::floor(width / spacing));
+    const S margin = (width - S(across - 1) * spacing) / S(2);
+    const int layers = (count + across * across - 1) / (across * across);
+    w.lo = V::Zero();
+    w.hi = V(width, S(1) + S(layers) * spacing + S(1), width);
+    w.reserve(std::size_t(count));
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<S> unit(S(-1), S(1)), angle(S(0), S(0.3));
+    for (int k = 0; k < count; ++k) {
+        const int layer = k / (across * across), in = k % (across * across);
+        const V at(margin + S(in % across) * spacing, S(1) + S(layer) * spacing, margin + S(in / across) * spacing);
+        V axis(unit(gen), unit(gen), unit(gen));
+        if (!(axis.norm() > S(0.1))) axis = V::UnitX();
+        w.add_box(V::Constant(S(0.5)), at, S(1), Eigen::Quaternion<S>(Eigen::AngleAxis<S>(angle(gen), axis.normalized())));
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
