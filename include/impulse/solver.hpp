@@ -399,15 +399,18 @@ private:
             if constexpr (D == 2) {
                 if (bodies.torque) m.omega += h * inertia_[i] * *bodies.torque[i];
             } else {
+                // The gyroscopic term w x I w vanishes for equal principal moments (a sphere, a cube)
+                // and is skipped where a moment is infinite (an axis that cannot turn).
+                const Vec<S, 3>& inv = principal_[i];
                 const bool torque = bool(bodies.torque);
-                const bool spins = settings.gyroscopic && m.omega != Vec<S, 3>::Zero();
+                const bool spins = settings.gyroscopic && m.omega != Vec<S, 3>::Zero() && (inv.array() > S(0)).all() &&
+                                   !(inv.x() == inv.y() && inv.y() == inv.z());
                 if (!torque && !spins) continue;
                 // This substep's orientation: the pose change since prepare applied to the start.
                 const Eigen::Matrix<S, 3, 3> R = (delta_[i].dq * start_[i]).toRotationMatrix();
-                const Vec<S, 3>& inv = principal_[i];
                 Vec<S, 3> w = R.transpose() * m.omega;  // body axes
                 if (torque) w += h * inv.cwiseProduct(R.transpose() * Eigen::Map<const Vec<S, 3>>(bodies.torque[i]));
-                if (spins && (inv.array() > S(0)).all()) w = gyroscopic_step(w, inv.cwiseInverse(), h);
+                if (spins) w = gyroscopic_step(w, inv.cwiseInverse(), h);
                 m.omega = R * w;
             }
         }
