@@ -34,7 +34,8 @@ void panel(gfx::Canvas& pic, const World& w, double yaw, double pitch, double sc
            double cy, double floor_half, gfx::Rgb (*colour)(const World&, std::size_t))
 {
     draw::Painter p(draw::Camera::looking(yaw, pitch, scale, centre, cx, cy));
-    draw::floor(p, std::floor(centre.x() - floor_half), std::ceil(centre.x() + floor_half), -floor_half, floor_half);
+    const double depth = std::min(floor_half, 2.0);  // along z: no farther than the panel below can take
+    draw::floor(p, std::floor(centre.x() - floor_half), std::ceil(centre.x() + floor_half), -depth, depth);
     draw::bodies(p, w, [&](std::size_t i) { return colour(w, i); });
     p.paint(pic);
 }
