@@ -98,6 +98,27 @@ inline const Item items[] = {
      "after 2 s."},
     {"surfaces.tsv", "Friction, restitution, rolling, conveyor: numbers", ""},
     {"surfaces.txt", "Friction, restitution, rolling, conveyor: the runs", "Each number against its criterion."},
+    // The 3D scenes (scenes3d.hpp).
+    {"stack3d.png", "3D stack of cubes", "10 unit cubes on the floor: at the start (left) and after 10 s (right); the "
+     "top stays over its column and level."},
+    {"pyramid3d.png", "3D pyramids of cubes", "Unit cubes in square layers, each on four below: 10 x 10 base (385 "
+     "cubes) and 20 x 20 base (2870 cubes) after 10 s; colour: how far each cube moved, grey 0 to red 1 cm."},
+    {"pyramid3d.tsv", "3D pyramids: numbers", ""},
+    {"pyramid3d.txt", "3D pyramids: the runs", "Fastest cube at the end, largest move, the top's sag."},
+    {"massratio3d.png", "3D mass ratio", "Left: a cube 100 times denser (100 kg) on four 1 kg cubes after 10 s: it "
+     "stays on them. Right: a 2 m cube 100 times denser (800 kg) on four 0.5 m cubes (0.125 kg, 6400 to 1): the "
+     "soft contacts, springs as stiff as the light cubes' effective mass allows, give way and it reaches the floor."},
+    {"dominoes.png", "Dominoes", "30 dominoes (0.1 x 1 x 0.5 m, friction 0.6), the first pushed: at the start, "
+     "after 2.5 s, after 20 s. Colour: the order along the row."},
+    {"ramp3d.png", "Capsule on a ramp", "A capsule (r = 0.25 m, 1 m long, seen end on) rolls down an 11.5° slope "
+     "from 1 m up and along the floor, every 0.5 s (colour: time); rolling resistance of 5 mm stops it. The bar is "
+     "5 m."},
+    {"thandle.png", "T-handle", "A T-handle spun at 6 rad/s about its intermediate axis (the crossbar), nudged by "
+     "0.01 rad/s: once per turn (every 1.05 s, so the spin stands still), for 12 s. The shaft swings from below "
+     "the crossbar to above it and back every 4 s, as Euler's equations say; without the gyroscopic term it would "
+     "stay below."},
+    {"boxes3d.tsv", "3D scenes: numbers", ""},
+    {"boxes3d.txt", "3D scenes: the runs", "Each scene's measured numbers against the criteria the tests check."},
 };
 
 /// Writes a text file into dir; false (and a message on stderr) if it cannot.
@@ -142,8 +163,8 @@ inline bool write_page(const fs::path& dir)
 {
     ::page::Document doc("Scenes: many contacts at once",
                          "Many contacts at once, solved by <code>impulse::Solver</code> (the soft step: substeps, soft "
-                         "contacts, relaxing, warm starting). Contacts come from <code>impulse::collide_spheres</code> "
-                         "and <code>impulse::collide_plane_sphere</code> over a uniform grid.",
+                         "contacts, relaxing, warm starting). Contacts come from the <code>impulse::collide_</code> "
+                         "functions (spheres, polygons, boxes, capsules, planes) over a uniform grid.",
                          "Many bodies through the solver: look for momentum kept, piles that settle without sinking, "
                          "and what warm starting holds up.");
     for (const Item& it : items) {

@@ -9,6 +9,7 @@
 ///                         last step's impulses found by key (once per step)
 ///     n times:
 ///       integrate v       v += h (g + F/m),  omega += h I^-1 tau        (movable bodies)
+///                         3D: the gyroscopic term omega x I omega, implicit (below)
 ///       warm start        apply the accumulated impulses
 ///       solve             each contact with a soft bias: overlap pushed apart as a mass-spring-damper
 ///                         (contact_hertz, contact_damping_ratio, at most push_out_speed), a gap closed
@@ -22,6 +23,19 @@
 /// A point's separation is updated every substep from the bodies' pose change since prepare:
 ///     s = s0 + n.(dpB - dpA + (qB rB - rB) - (qA rA - rA))        (anchors rotate with the bodies)
 /// so contacts are found once per step, not per substep.
+///
+/// 3D rotation: the orientation is a unit quaternion, turned by q += h/2 (0, omega) q and
+/// normalised every substep. The inverse inertia is given along the body's principal axes; its world
+/// tensor I^-1 = R diag(1/Ix, 1/Iy, 1/Iz) R^T is made at prepare for the contacts (their anchors and
+/// effective masses are fixed for the step too) and again every substep, from the orientation of that
+/// substep, for the body's own free motion (torque and the gyroscopic term). Euler's equation in body
+/// axes, I dw/dt + w x I w = tau, has a term explicit integration makes unstable (a spinning slender
+/// body gains energy); with `gyroscopic` on it is integrated implicitly, by one Newton step on backward
+/// Euler (Catto, "Physics for Game Programmers: Numerical Methods", GDC 2015):
+///     f(w) = I (w - w1) + h w x I w = 0,   J = df/dw = I + h (skew(w) I - skew(I w))
+///     w2 = w1 - J(w1)^-1 f(w1) = w1 - J(w1)^-1 (h w1 x I w1)
+/// Backward Euler itself never adds energy: w2.(f(w2) = 0) gives w2.I w2 = w2.I w1, so by
+/// Cauchy-Schwarz in the I inner product |w2|_I <= |w1|_I.
 ///
 /// Every contact is built from axis.hpp's pieces: `ContactAxis` (speed along a direction, apply an
 /// impulse), `soft_normal` and `make_softness` (the soft normal impulse), `accumulate` (friction and
@@ -39,6 +53,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <Eigen/LU>
 
 #include "axis.hpp"
 #include "config.hpp"
@@ -166,6 +181,11 @@ struct SolverSettings {
     S push_out_speed{3};  ///< m/s: the fastest overlap is pushed apart
     S max_linear_speed{400};  ///< m/s: no body moves faster (a guard against tunnelling and blow-up)
     bool warm_start{true};  ///< start each step from the impulses of the last
+    /// 3D: integrate the gyroscopic term w x I w implicitly (one Newton step, see the top of the
+    /// file), so a spinning body keeps its energy and a T-handle flips. Off: w is not turned by it
+    /// at all (as if every body were a sphere). Bodies with a zero principal inverse inertia (an axis
+    /// that cannot turn) are skipped. No effect in 2D.
+    bool gyroscopic{true};
     int relax_iterations{1};  ///< passes without bias per substep (>= 0)
 };
 
@@ -411,6 +431,10 @@ public:
         delta_.reserve(bodies);
         inertia_.reserve(bodies);
         movable_.reserve(bodies);
+        if constexpr (D == 3) {
+            start_.reserve(bodies);
+            principal_.reserve(bodies);
+        }
         constraints_.reserve(manifolds);
         constraint_of_.reserve(manifolds);
         points_.reserve(points);
@@ -497,6 +521,10 @@ private:
         delta_.resize(n);
         inertia_.resize(n);
         movable_.resize(n);
+        if constexpr (D == 3) {
+            start_.resize(n);
+            principal_.resize(n);
+        }
         for (std::size_t i = 0; i < n; ++i) {
             Motion<S, D>& m = motion_[i];
             m.v = Eigen::Map<const Vec<S, D>>(bodies.velocity[i]);
@@ -508,10 +536,11 @@ private:
                 inertia_[i] = *bodies.inv_inertia[i];
                 movable_[i] = m.inv_mass != S(0) || inertia_[i] != S(0);
             } else {
-                const Eigen::Matrix<S, 3, 3> R = orientation(bodies, i).toRotationMatrix();
-                const Vec<S, 3> principal = Eigen::Map<const Vec<S, 3>>(bodies.inv_inertia[i]);
-                inertia_[i] = R * principal.asDiagonal() * R.transpose();
-                movable_[i] = m.inv_mass != S(0) || !principal.isZero(S(0));
+                start_[i] = orientation(bodies, i);
+                principal_[i] = Eigen::Map<const Vec<S, 3>>(bodies.inv_inertia[i]);
+                const Eigen::Matrix<S, 3, 3> R = start_[i].toRotationMatrix();
+                inertia_[i] = R * principal_[i].asDiagonal() * R.transpose();
+                movable_[i] = m.inv_mass != S(0) || !principal_[i].isZero(S(0));
             }
         }
     }
@@ -537,11 +566,44 @@ private:
             // v += h (g + F/m): gravity for bodies with mass; the caller's force and torque.
             if (m.inv_mass > S(0)) m.v += h * settings.gravity;
             if (bodies.force) m.v += (h * m.inv_mass) * Eigen::Map<const Vec<S, D>>(bodies.force[i]);
-            if (bodies.torque) {
-                if constexpr (D == 2) m.omega += h * inertia_[i] * *bodies.torque[i];
-                else m.omega += h * (inertia_[i] * Eigen::Map<const Vec<S, 3>>(bodies.torque[i]));
+            if constexpr (D == 2) {
+                if (bodies.torque) m.omega += h * inertia_[i] * *bodies.torque[i];
+            } else {
+                // The gyroscopic term w x I w vanishes for equal principal moments (a sphere, a cube)
+                // and is skipped where a moment is infinite (an axis that cannot turn).
+                const Vec<S, 3>& inv = principal_[i];
+                const bool torque = bool(bodies.torque);
+                const bool spins = settings.gyroscopic && m.omega != Vec<S, 3>::Zero() && (inv.array() > S(0)).all() &&
+                                   !(inv.x() == inv.y() && inv.y() == inv.z());
+                if (!torque && !spins) continue;
+                // This substep's orientation: the pose change since prepare applied to the start.
+                const Eigen::Matrix<S, 3, 3> R = (delta_[i].dq * start_[i]).toRotationMatrix();
+                Vec<S, 3> w = R.transpose() * m.omega;  // body axes
+                if (torque) w += h * inv.cwiseProduct(R.transpose() * Eigen::Map<const Vec<S, 3>>(bodies.torque[i]));
+                if (spins) w = gyroscopic_step(w, inv.cwiseInverse(), h);
+                m.omega = R * w;
             }
         }
+    }
+
+    // One Newton step on backward Euler for I dw/dt + w x I w = 0 in body axes (I diagonal, the
+    // principal moments), from w1: w2 = w1 - J^-1 (h w1 x I w1), J = I + h (skew(w1) I - skew(I w1)).
+    static Vec<S, 3> gyroscopic_step(const Vec<S, 3>& w1, const Vec<S, 3>& I, S h) noexcept
+    {
+        const Vec<S, 3> L = I.cwiseProduct(w1);  // angular momentum, body axes
+        const Vec<S, 3> f = h * w1.cross(L);
+        auto skew = [](const Vec<S, 3>& a) {
+            Eigen::Matrix<S, 3, 3> k;
+            k << S(0), -a.z(), a.y(), a.z(), S(0), -a.x(), -a.y(), a.x(), S(0);
+            return k;
+        };
+        const Eigen::Matrix<S, 3, 3> J =
+            Eigen::Matrix<S, 3, 3>(I.asDiagonal()) + h * (skew(w1) * I.asDiagonal() - skew(L));
+        // J is I plus terms of order h |w| I (J = I for a sphere): it can lose rank only when the
+        // body turns by about a radian per substep; then w1 is kept rather than divided by ~0.
+        const S det = J.determinant();
+        if (!(std::abs(det) > S(1e-3) * I.prod())) return w1;
+        return w1 - J.inverse() * f;
     }
 
     void integrate_positions(S h) noexcept
@@ -965,6 +1027,8 @@ private:
     std::vector<Delta> delta_;          // pose change since prepare
     std::vector<Inertia<S, D>> inertia_;  // world inverse inertia at prepare
     std::vector<unsigned char> movable_;  // inverse mass or inertia not zero
+    std::vector<Q> start_;                // 3D: orientation at prepare
+    std::vector<Vec<S, D == 2 ? 1 : 3>> principal_;  // 3D: principal inverse inertia, body axes
     std::vector<Constraint> constraints_;
     std::vector<std::uint32_t> constraint_of_;  // manifold -> constraint (none: skipped)
     std::vector<Point> points_;

@@ -2,9 +2,11 @@
 // The scenes' small world, what a game engine has around impulse:
 //   - bodies stored the engine's way, one array per quantity (structure of arrays), which the
 //     solver reads and writes in place through an impulse::BodyView of strided fields;
-//   - shapes: balls (circles in 2D, spheres in 3D), convex polygons (2D: boxes, ramps) and walls
-//     (planes); static bodies (walls, static polygons) come before the movable ones;
-//   - a narrow phase: the collide_ functions over a uniform grid of bounding circles (spheres), with
+//   - shapes: balls (circles in 2D, spheres in 3D), convex polygons (2D: boxes, ramps), boxes and
+//     capsules (3D) and walls (planes); static bodies (walls, static polygons and boxes) come before
+//     the movable ones;
+//   - a narrow phase: the collide_ functions (collide.hpp, collide2d.hpp, collide3d.hpp: their feature
+//     ids let the solver warm-start each point) over a uniform grid of bounding circles (spheres), with
 //     speculative points out to 2 cm plus what the pair can close within a step (so a fast body
 //     stops at the surface it is about to hit instead of sinking into it);
 //   - impulse::Solver for the response (it integrates the poses too).
@@ -34,7 +36,8 @@ struct Overlap {
     std::size_t count{0};  ///< overlapping points
 };
 
-/// Balls and walls, stepped with impulse::Solver (see the top of this file).
+/// Balls, polygons (2D), boxes and capsules (3D) and walls, stepped with impulse::Solver (see the top
+/// of this file).
 template <class S, int D>
 class World {
 public:
@@ -67,14 +70,18 @@ public:
     std::vector<S> inv_mass;       // 1/m
     std::vector<I> inv_inertia;    // 1/I
     std::vector<S> radius;         // balls: radius; polygons: the bounding circle's; walls: 0
-    std::vector<S> inertia;        // moment of inertia (2D; 3D balls are isotropic)
+    std::vector<S> inertia;        // moment of inertia (2D; 3D balls are isotropic; 3D boxes and capsules: 0, see inv_inertia)
     std::vector<int> polygon;      // index into polygons, or -1: a ball (or a wall)
     std::vector<impulse::Material<S>> material;  // surface (used when mix_materials)
     /// Surface velocity (world axes): how the body's surface moves relative to the body, a conveyor
     /// belt's. A pair's tangent velocity is the tangential part of surface[a] - surface[b].
     std::vector<V> surface;
+    std::vector<int> box;          // 3D: index into boxes, or -1
+    std::vector<int> capsule;      // 3D: index into capsules, or -1
     std::vector<impulse::Plane<S, D>> walls;
     std::vector<impulse::Polygon<S>> polygons;  // 2D shapes, in body coordinates
+    std::vector<impulse::Box<S>> boxes;         // 3D boxes, centred on their bodies
+    std::vector<impulse::Capsule<S>> capsules;  // 3D capsules, their segments centred on their bodies
 
     /// The solver's view of the arrays above.
     impulse::BodyView<S, D> view()
@@ -132,6 +139,55 @@ public:
         return i;
     }
 
+    /// Adds a static box (3D) centred at `pos`, turned by `turn`; static bodies come before every
+    /// movable one.
+    std::uint32_t add_static_box(const impulse::Vec<S, 3>& half, const V& pos, const Q& turn = identity())
+    {
+        static_assert(D == 3, "boxes are 3D");
+        const std::uint32_t i = add_body(pos, S(0), I::Zero(), half.norm(), S(0));
+        q[i] = turn;
+        box[i] = int(boxes.size());
+        boxes.push_back(impulse::Box<S>{half});
+        ++statics_;
+        return i;
+    }
+
+    /// Adds a movable box (3D) of half extents `half` and density rho, centred at `pos`, turned by
+    /// `turn`: mass rho 8 hx hy hz, the inverse inertia principal along the box's own axes.
+    std::uint32_t add_box(const impulse::Vec<S, 3>& half, const V& pos, S rho, const Q& turn = identity(),
+                          const V& vel = V::Zero())
+    {
+        static_assert(D == 3, "boxes are 3D");
+        const impulse::Box<S> shape{half};
+        const S m = rho * impulse::volume(shape);
+        const std::uint32_t i =
+            add_body(pos, S(1) / m, impulse::principal_inertia(shape, m).cwiseInverse(), half.norm(), S(0));
+        q[i] = turn;
+        v[i] = vel;
+        box[i] = int(boxes.size());
+        boxes.push_back(shape);
+        return i;
+    }
+
+    /// Adds a movable capsule (3D): radius r around a segment of length `length` along the body's
+    /// x axis, centred at `pos`, turned by `turn`, density rho.
+    std::uint32_t add_capsule(S length, S r, const V& pos, S rho, const Q& turn = identity(), const V& vel = V::Zero())
+    {
+        static_assert(D == 3, "capsules are 3D");
+        impulse::Capsule<S> shape;
+        shape.center1 = impulse::Vec<S, 3>(-length / S(2), S(0), S(0));
+        shape.center2 = impulse::Vec<S, 3>(length / S(2), S(0), S(0));
+        shape.radius = r;
+        const S m = rho * impulse::volume(shape);
+        const std::uint32_t i =
+            add_body(pos, S(1) / m, impulse::principal_inertia(shape, m).cwiseInverse(), length / S(2) + r, S(0));
+        q[i] = turn;
+        v[i] = vel;
+        capsule[i] = int(capsules.size());
+        capsules.push_back(shape);
+        return i;
+    }
+
     /// Adds a ball of radius r and density rho (mass per area in 2D, per volume in 3D).
     std::uint32_t add_ball(const V& pos, S r, S rho, const V& vel = V::Zero())
     {
@@ -165,6 +221,8 @@ public:
         polygon.reserve(n);
         material.reserve(n);
         surface.reserve(n);
+        box.reserve(n);
+        capsule.reserve(n);
         inv_mass.reserve(n);
         inv_inertia.reserve(n);
         radius.reserve(n);
@@ -203,6 +261,18 @@ public:
                     if (polygon[i] >= 0) {
                         push(w, std::uint32_t(i),
                              impulse::collide_plane_polygon(walls[w], origin, polygons[std::size_t(polygon[i])], pose(i),
+                                                            reach_i));
+                        continue;
+                    }
+                } else {
+                    if (box[i] >= 0) {
+                        push(w, std::uint32_t(i),
+                             impulse::collide_plane_box(walls[w], origin, boxes[std::size_t(box[i])], pose(i), reach_i));
+                        continue;
+                    }
+                    if (capsule[i] >= 0) {
+                        push(w, std::uint32_t(i),
+                             impulse::collide_plane_capsule(walls[w], origin, capsules[std::size_t(capsule[i])], pose(i),
                                                             reach_i));
                         continue;
                     }
@@ -246,8 +316,14 @@ public:
         S e = S(0);
         for (std::size_t i = first_ball(); i < x.size(); ++i) {
             e += v[i].squaredNorm() / (S(2) * inv_mass[i]);
-            if constexpr (D == 2) e += inertia[i] * omega[i] * omega[i] / S(2);
-            else e += inertia[i] * omega[i].squaredNorm() / S(2);
+            if constexpr (D == 2) {
+                e += inertia[i] * omega[i] * omega[i] / S(2);
+            } else if (box[i] >= 0 || capsule[i] >= 0) {
+                const V w = q[i].conjugate() * omega[i];  // body axes: 1/2 sum I_k w_k^2
+                e += w.cwiseProduct(w).cwiseQuotient(inv_inertia[i]).sum() / S(2);
+            } else {
+                e += inertia[i] * omega[i].squaredNorm() / S(2);
+            }
         }
         return e;
     }
@@ -325,6 +401,8 @@ private:
         polygon.push_back(-1);
         material.push_back(impulse::Material<S>{});
         surface.push_back(V::Zero());
+        box.push_back(-1);
+        capsule.push_back(-1);
         x.push_back(pos);
         q.push_back(identity());
         v.push_back(V::Zero());
@@ -336,12 +414,15 @@ private:
         return std::uint32_t(x.size() - 1);
     }
 
+public:
+    /// The identity orientation.
     static Q identity()
     {
         if constexpr (D == 2) return impulse::Rot2<S>();
         else return Q::Identity();
     }
 
+private:
     impulse::Sphere<S, D> ball(std::size_t i) const
     {
         impulse::Sphere<S, D> b;
@@ -349,6 +430,8 @@ private:
         return b;
     }
 
+public:
+    /// Where body i is.
     impulse::Pose<S, D> pose(std::size_t i) const
     {
         impulse::Pose<S, D> p;
@@ -357,6 +440,7 @@ private:
         return p;
     }
 
+private:
     S reach(S approach) const { return speculative + (speculative_speed ? approach * dt : S(0)); }
 
     /// The radius of the circle about the body's origin that holds the shape.
@@ -389,8 +473,35 @@ private:
                 push(a, b, impulse::flipped(impulse::collide_polygon_circle(polygons[std::size_t(pb)], pose(b), ball(a), pose(a), r)));
                 return;
             }
+        } else {
+            if (box[a] >= 0 || box[b] >= 0 || capsule[a] >= 0 || capsule[b] >= 0) {
+                pair3(a, b, r);
+                return;
+            }
         }
         push(a, b, impulse::collide_spheres(ball(a), pose(a), ball(b), pose(b), r));
+    }
+
+    /// 3D: a pair with a box or a capsule in it. collide3d.hpp takes A before B in the order box <
+    /// capsule < sphere; a pair in the other order is collided the other way round and flipped.
+    void pair3(std::uint32_t a, std::uint32_t b, S r)
+    {
+        auto rank = [&](std::uint32_t i) { return box[i] >= 0 ? 0 : capsule[i] >= 0 ? 1 : 2; };
+        const bool swap = rank(b) < rank(a);
+        const std::uint32_t i = swap ? b : a, j = swap ? a : b;
+        impulse::Manifold<S, D> m;
+        const impulse::Pose<S, D> pi_ = pose(i), pj = pose(j);
+        if (box[i] >= 0) {
+            const impulse::Box<S>& bi = boxes[std::size_t(box[i])];
+            if (box[j] >= 0) m = impulse::collide_boxes(bi, pi_, boxes[std::size_t(box[j])], pj, r);
+            else if (capsule[j] >= 0) m = impulse::collide_box_capsule(bi, pi_, capsules[std::size_t(capsule[j])], pj, r);
+            else m = impulse::collide_box_sphere(bi, pi_, ball(j), pj, r);
+        } else {
+            const impulse::Capsule<S>& ci = capsules[std::size_t(capsule[i])];
+            if (capsule[j] >= 0) m = impulse::collide_capsules(ci, pi_, capsules[std::size_t(capsule[j])], pj, r);
+            else m = impulse::collide_capsule_sphere(ci, pi_, ball(j), pj, r);
+        }
+        push(a, b, swap ? impulse::flipped(m) : m);
     }
 
     void push(std::uint32_t a, std::uint32_t b, impulse::Manifold<S, D> m)
