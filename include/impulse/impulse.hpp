@@ -13,5 +13,6 @@
 #include "kinematics.hpp"
 #include "manifold.hpp"
 #include "material.hpp"
+#include "recycle.hpp"
 #include "rigid.hpp"
 #include "solver.hpp"

@@ -125,6 +125,16 @@ S use_everything() noexcept
     m2.coefficients = coefficients;
     m2.rolling_resistance = S(0.01);
     m2 = impulse::flipped(impulse::flipped(m2));
+    // recycle.hpp
+    {
+        const impulse::KeptManifold<S, D> kept = impulse::keep(m2, bodies[0].pose, bodies[1].pose);
+        impulse::RecycleTolerance<S> tol;
+        tol.frame = impulse::KeepFrame::body_a;
+        impulse::Manifold<S, D> again;
+        sum += impulse::recycle(kept, bodies[0].pose, bodies[1].pose, again, tol) ? again.points[0].separation : S(0);
+        sum += impulse::within_tolerance(kept, bodies[0].pose, bodies[1].pose) ? S(1) : S(0);
+        sum += impulse::refreshed(kept, bodies[0].pose, bodies[1].pose).points[0].separation;
+    }
     sum += impulse::collide_spheres(ball, bodies[0].pose, ball, bodies[1].pose).points[0].separation;
     impulse::Solver<S, D> solver;
     solver.settings.gravity = -V::UnitY();
