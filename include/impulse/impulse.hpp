@@ -15,3 +15,4 @@
 #include "material.hpp"
 #include "rigid.hpp"
 #include "solver.hpp"
+#include "tasks.hpp"
