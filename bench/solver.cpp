@@ -2,7 +2,8 @@
 // The solver phase on the field's benchmark scenes, impulse beside Box2D 2.4 (Debian's
 // libbox2d-dev) and, where it was built in, Box2D v3, with the quality of rest of each, in one run.
 //
-//   solver [--pits=10000,50000] [--pyramids=100] [--settle=600] [--steps=60] [Google Benchmark flags]
+//   solver [--pits=10000,50000] [--pyramids=100] [--settle=600] [--steps=60] [--threads=2,3,...]
+//          [Google Benchmark flags]
 //
 // Scenes (bench::Scene, the same for every engine):
 //   pit N      the settled 2D ball pit of examples/scenes: N balls (radius 0.2-0.3 m, density 1,
@@ -22,6 +23,13 @@
 // run also measures every engine's state with the same yardstick: the deepest overlap of touching
 // shapes (with each engine's own collision skin), the rms speed and the fastest body. The program
 // exits 1 if impulse rests clearly worse than Box2D 2.4 on a scene.
+//
+// Threads: impulse float also runs with its contacts coloured (SolverSettings::colouring) on the
+// calling thread alone (no task system) and for each worker count of --threads (default: 2 up to the
+// machine's hardware threads) through the examples' thread pool (examples/common/thread_pool.hpp, an
+// impulse::TaskSystem); the table gives each one's speed-up over the coloured one-thread run in the
+// same repetitions. The coloured runs compute the same bodies bit for bit whatever the worker count
+// (tests/scenes/test_threads.cpp); their quality rows show what the colour order changes.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -31,18 +39,21 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 
 #include "engine.hpp"
 #include "scenes/scenes.hpp"
+#include "thread_pool.hpp"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 int settle_steps = 600;  // 10 s: from the placed bodies to rest
 int timed_steps = 60;    // steps per repetition (1 s)
+std::vector<int> thread_counts;  // impulse float also runs on these many workers
 
 // ---------------------------------------------------------------------------------------------
 // The scenes
@@ -122,7 +133,12 @@ void build(scenes::World<S, 2>& w, const bench::Scene& s, S skin)
 template <class S>
 class Impulse final : public bench::Engine {
 public:
-    explicit Impulse(const bench::Scene& s) { build(w_, s, S(0)); }
+    explicit Impulse(const bench::Scene& s, bool colouring = false, unsigned workers = 0) : pool_(workers > 1 ? workers : 1)
+    {
+        build(w_, s, S(0));
+        w_.solver.settings.colouring = colouring;
+        if (workers > 1) w_.solver.tasks = &pool_;
+    }
 
     void settle(int steps) override
     {
@@ -153,6 +169,7 @@ public:
     }
 
 private:
+    examples::ThreadPool pool_;
     scenes::World<S, 2> w_;
 };
 
@@ -200,6 +217,11 @@ Case& prepare(const std::string& name, const bench::Scene& s)
         c.engines.push_back(std::move(x));
     };
     add("impulse float", std::make_unique<Impulse<float>>(s), 0);
+    if (!thread_counts.empty()) add("impulse float coloured", std::make_unique<Impulse<float>>(s, true), 0);
+    for (int t : thread_counts) {
+        const std::string name = "impulse float coloured x" + std::to_string(t);
+        add(name.c_str(), std::make_unique<Impulse<float>>(s, true, unsigned(t)), 0);
+    }
     add("impulse double", std::make_unique<Impulse<double>>(s), 0);
     add("Box2D 2.4", bench::make_box2d24(s), s.boxes.empty() ? 0.0 : 0.01);  // b2_polygonRadius
     add("Box2D v3", bench::make_box2d3(s), 0);
@@ -295,7 +317,7 @@ bool print_table()
                 "over Box2D 2.4's in the same repetitions (below 1: impulse is faster); ns per point and pass:\n"
                 "impulse's time over points x substeps x 2 (the solve and relax passes). Quality over every timed\n"
                 "step, measured the same way for all: deepest overlap, rms and fastest speed, top's drop.\n\n");
-    std::printf("%-13s %-15s %8s  %-26s %-22s %9s %9s %11s %11s %9s\n", "scene", "engine", "points", "solver ms",
+    std::printf("%-13s %-26s %8s  %-26s %-22s %9s %9s %11s %11s %9s\n", "scene", "engine", "points", "solver ms",
                 "ratio to Box2D 2.4", "ns/pt/pass", "deepest", "rms", "fastest", "top drop");
     for (auto& [scene, rows] : results()) {
         const auto box = rows.find("Box2D 2.4");
@@ -311,7 +333,7 @@ bool print_table()
             }
             if (name.rfind("impulse", 0) == 0 && r.points > 0)
                 std::snprintf(per, sizeof per, "%.2f", median(r.ms) * 1e6 / (double(r.points) * 4 * 2));
-            std::printf("%-13s %-15s %8zu  %7.3f [%7.3f-%7.3f]  %-22s %9s %6.1f mm %6.3f mm/s %6.3f mm/s %6.1f mm\n",
+            std::printf("%-13s %-26s %8zu  %7.3f [%7.3f-%7.3f]  %-22s %9s %6.1f mm %6.3f mm/s %6.3f mm/s %6.1f mm\n",
                         scene.c_str(), name.c_str(), r.points, median(r.ms), *std::min_element(r.ms.begin(), r.ms.end()),
                         *std::max_element(r.ms.begin(), r.ms.end()), ratio, per, r.q.pen_max * 1e3, r.q.rms * 1e3,
                         r.q.fastest * 1e3, r.q.top_drop * 1e3);
@@ -324,6 +346,26 @@ bool print_table()
                     comparable = false;
                 }
             }
+        }
+    }
+    // Threads: the speed-up of each worker count over the same solver on one thread, per repetition.
+    bool header = false;
+    for (auto& [scene, rows] : results()) {
+        const auto one = rows.find("impulse float coloured");
+        if (one == rows.end()) continue;
+        for (const auto& [name, r] : rows) {
+            if (name.rfind("impulse float coloured x", 0) != 0) continue;
+            if (!header) {
+                std::printf("\nThreads: impulse float coloured, its solver phase on the calling thread alone over its time\n"
+                            "on N workers (median over the repetitions [lowest-highest]):\n\n%-13s %-28s %s\n", "scene",
+                            "engine", "speed-up");
+                header = true;
+            }
+            std::vector<double> q;
+            for (std::size_t i = 0; i < r.ms.size() && i < one->second.ms.size(); ++i) q.push_back(one->second.ms[i] / r.ms[i]);
+            if (q.empty()) continue;
+            std::printf("%-13s %-28s %.2f [%.2f-%.2f]\n", scene.c_str(), name.c_str(), median(q),
+                        *std::min_element(q.begin(), q.end()), *std::max_element(q.begin(), q.end()));
         }
     }
     return comparable;
@@ -348,6 +390,7 @@ int main(int argc, char** argv)
 {
     std::vector<int> pits{10000, 50000}, pyramids{100};
     std::vector<char*> rest;
+    bool threads_given = false;
     for (int i = 0; i < argc; ++i) {
         if (std::strncmp(argv[i], "--pits=", 7) == 0 || std::strncmp(argv[i], "--pyramids=", 11) == 0) {
             const bool is_pit = argv[i][2] == 'p' && argv[i][3] == 'i';
@@ -362,10 +405,20 @@ int main(int argc, char** argv)
             settle_steps = std::max(0, std::atoi(argv[i] + 9));
         } else if (std::strncmp(argv[i], "--steps=", 8) == 0) {
             timed_steps = std::max(1, std::atoi(argv[i] + 8));
+        } else if (std::strncmp(argv[i], "--threads=", 10) == 0) {
+            threads_given = true;
+            const char* value = argv[i] + 10;
+            thread_counts = std::strcmp(value, "0") == 0 ? std::vector<int>{} : parse_list(value);
+            if (thread_counts.empty() && std::strcmp(value, "0") != 0) {
+                std::fprintf(stderr, "solver: --threads wants a comma-separated list of worker counts (or 0 for none)\n");
+                return 2;
+            }
         } else {
             rest.push_back(argv[i]);
         }
     }
+    if (!threads_given)
+        for (unsigned t = 2; t <= std::thread::hardware_concurrency(); ++t) thread_counts.push_back(int(t));
     int rest_count = int(rest.size());
     benchmark::Initialize(&rest_count, rest.data());
     if (benchmark::ReportUnrecognizedArguments(rest_count, rest.data())) return 2;
@@ -376,6 +429,9 @@ int main(int argc, char** argv)
     benchmark::AddCustomContext("Box2D v3", bench::box2d3_version().empty() ? "not built in" : bench::box2d3_version());
     benchmark::AddCustomContext("settle steps", std::to_string(settle_steps));
     benchmark::AddCustomContext("timed steps per repetition", std::to_string(timed_steps));
+    std::string threads = "1";
+    for (int t : thread_counts) threads += "," + std::to_string(t);
+    benchmark::AddCustomContext("impulse float worker counts", threads);
 
     for (int n : pits) {
         const std::string name = "pit/" + std::to_string(n);

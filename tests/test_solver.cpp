@@ -655,6 +655,159 @@ TEST_CASE("the same input gives bitwise the same output", "[solver]")
 }
 
 // ---------------------------------------------------------------------------------------------
+// Colouring and the task system
+
+namespace {
+
+/// A random heap of 30 balls of radius 0.4 between x = -2 and 2 with its contacts (ball-floor and
+/// ball-ball), as the tests above build it.
+Floor<double, 2> heap(unsigned seed)
+{
+    test::Random<double, 2> rnd(seed);
+    Floor<double, 2> w;
+    for (int k = 0; k < 30; ++k)
+        w.add(rnd.uniform(0.5, 2), impulse::Vec2d(rnd.uniform(-2, 2), rnd.uniform(0.5, 6)), rnd.uniform(0.1, 1));
+    return w;
+}
+
+void find_heap_contacts(Floor<double, 2>& w)
+{
+    impulse::Sphere<double, 2> ball;
+    ball.radius = 0.4;
+    w.contacts.clear();
+    for (std::uint32_t a = 1; a < w.bodies.size(); ++a) {
+        w.ball_on_floor(a, 0.4, coefficients(0.3, 0.5));
+        for (std::uint32_t b = a + 1; b < w.bodies.size(); ++b) {
+            auto m = impulse::collide_spheres(ball, w.bodies[a].pose, ball, w.bodies[b].pose);
+            if (m.count == 0) continue;
+            m.a = a;
+            m.b = b;
+            m.coefficients = coefficients(0.3, 0.5);
+            w.contacts.push_back(m);
+        }
+    }
+}
+
+/// A task system that runs every range inside enqueue, last range first, on the calling thread,
+/// while claiming `n` workers: the order and the timing a real pool may choose at its worst.
+struct InlineTasks final : impulse::TaskSystem {
+    unsigned n;
+    explicit InlineTasks(unsigned workers) : n(workers) {}
+    unsigned workers() const noexcept override { return n; }
+    void* enqueue(Task task, std::size_t count, std::size_t min_range, void* context) noexcept override
+    {
+        const std::size_t range = std::max<std::size_t>(min_range, 1);
+        for (std::size_t end = count; end > 0;) {
+            const std::size_t begin = end > range ? end - range : 0;
+            task(begin, end, 1, context);
+            end = begin;
+        }
+        return nullptr;
+    }
+    void finish(void*) noexcept override {}
+};
+
+}  // namespace
+
+TEST_CASE("contacts of one colour share no movable body; contacts with an immovable body do not count it",
+          "[solver][colour]")
+{
+    Floor<double, 2> w = heap(5u);
+    w.solver.settings.colouring = true;
+    for (int step = 0; step < 60; ++step) {
+        find_heap_contacts(w);
+        w.step();
+    }
+    find_heap_contacts(w);
+    w.step();
+    REQUIRE(w.contacts.size() > 30);  // the heap has settled: every ball on the floor or on others
+    std::vector<std::vector<int>> seen(impulse::Solver<double, 2>::colour_count);
+    int floor_contacts = 0;
+    for (std::size_t m = 0; m < w.contacts.size(); ++m) {
+        const int k = w.solver.colour(m);
+        REQUIRE(k >= 0);
+        if (k == impulse::Solver<double, 2>::colour_count) continue;  // overflow: solved serially
+        for (std::uint32_t body : {w.contacts[m].a, w.contacts[m].b}) {
+            if (body == 0) {  // the floor is immovable: any number of its contacts share a colour
+                ++floor_contacts;
+                continue;
+            }
+            CHECK(std::count(seen[std::size_t(k)].begin(), seen[std::size_t(k)].end(), int(body)) == 0);
+            seen[std::size_t(k)].push_back(int(body));
+        }
+    }
+    CHECK(floor_contacts > 1);
+}
+
+TEST_CASE("a body with more contacts than colours sends the rest to the overflow; an immovable hub does not",
+          "[solver][colour]")
+{
+    // A movable hub touching 25 movable balls: every contact shares the hub, so by the colouring rule
+    // (solver.hpp: a pair of movable bodies takes the lowest colour from 4 up that neither has taken)
+    // the k-th contact takes colour 4 + k while there is one (k < 20) and the last five go to the
+    // overflow (colour_count).
+    using Sv = impulse::Solver<double, 2>;
+    constexpr int movable_colours = Sv::colour_count - 4;
+    std::vector<Body<double, 2>> bodies(26);
+    std::vector<impulse::Manifold<double, 2>> contacts(25);
+    for (std::uint32_t i = 0; i < 26; ++i) {
+        bodies[i].inv_mass = 1;
+        bodies[i].inv_inertia[0] = 1;
+    }
+    for (std::uint32_t k = 0; k < 25; ++k) {
+        auto& m = contacts[k];
+        m.a = 0;
+        m.b = k + 1;
+        m.n = impulse::Vec2d(1, 0);
+        m.count = 1;
+        m.points[0].separation = 0.01;  // apart: nothing moves, only the colours matter
+    }
+    Sv s;
+    s.settings.colouring = true;
+    s.step(impulse::view(bodies.data(), bodies.size()), contacts.data(), contacts.size(), 1.0 / 60);
+    for (int k = 0; k < 25; ++k) CHECK(s.colour(std::size_t(k)) == (k < movable_colours ? 4 + k : Sv::colour_count));
+
+    // The same star around an immovable hub: the hub does not count, each contact's one movable body
+    // has taken no colour, and a contact with an immovable body takes the lowest colour its movable
+    // body has not taken: all of them colour 0.
+    bodies[0].inv_mass = 0;
+    bodies[0].inv_inertia[0] = 0;
+    s.reset();  // the hub is another body now (solver.hpp: a key's pair must keep its bodies)
+    s.step(impulse::view(bodies.data(), bodies.size()), contacts.data(), contacts.size(), 1.0 / 60);
+    for (int k = 0; k < 25; ++k) CHECK(s.colour(std::size_t(k)) == 0);
+
+    // Without colouring every contact is in the overflow, solved in the order given.
+    s.settings.colouring = false;
+    s.step(impulse::view(bodies.data(), bodies.size()), contacts.data(), contacts.size(), 1.0 / 60);
+    for (int k = 0; k < 25; ++k) CHECK(s.colour(std::size_t(k)) == Sv::colour_count);
+}
+
+TEST_CASE("a task system that runs the helpers inline, last first, gives the serial result bit for bit",
+          "[solver][tasks]")
+{
+    // The step's stages are taken by whichever thread comes (tasks.hpp): a helper run inside
+    // enqueue does the whole step alone, and the caller then finds nothing left to do.
+    auto run = [](impulse::TaskSystem* tasks, bool colouring) {
+        Floor<double, 2> w = heap(7u);
+        w.solver.tasks = tasks;
+        w.solver.settings.colouring = colouring;
+        for (int step = 0; step < 60; ++step) {
+            find_heap_contacts(w);
+            w.step();
+        }
+        return w.bodies;
+    };
+    InlineTasks three(3), seven(7);
+    for (bool colouring : {false, true}) {
+        const auto serial = run(nullptr, colouring), a = run(&three, colouring), b = run(&seven, colouring);
+        for (std::size_t i = 0; i < serial.size(); ++i) {
+            CHECK(same_bits(serial[i], a[i]));
+            CHECK(same_bits(serial[i], b[i]));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Heavy on light: the acceptance tests of the issue "Reliability" (item 5)
 //
 // Stacks of balls (r = 0.5 m) on a static floor, each ball heavier than the one below, default

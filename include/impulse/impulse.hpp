@@ -16,3 +16,4 @@
 #include "recycle.hpp"
 #include "rigid.hpp"
 #include "solver.hpp"
+#include "tasks.hpp"

@@ -5,6 +5,7 @@
 ///
 /// One step of length dt, with n = `substeps` substeps of length h = dt / n:
 ///
+///     colour              contacts coloured so that those of one colour share no movable body
 ///     prepare             anchors, effective masses, softness, restitution's approach speeds,
 ///                         last step's impulses found by key (once per step)
 ///     n times:
@@ -37,6 +38,10 @@
 /// Backward Euler itself never adds energy: w2.(f(w2) = 0) gives w2.I w2 = w2.I w1, so by
 /// Cauchy-Schwarz in the I inner product |w2|_I <= |w1|_I.
 ///
+/// The contacts are solved colour by colour, and the contacts of one colour (which share no movable
+/// body) in the order given; with an engine's `TaskSystem` (tasks.hpp) the blocks of each stage are
+/// shared between its threads, with the same result for any number of them.
+///
 /// Every contact is built from axis.hpp's pieces: `ContactAxis` (speed along a direction, apply an
 /// impulse), `soft_normal` and `make_softness` (the soft normal impulse), `accumulate` (friction and
 /// rolling within their bounds).
@@ -61,6 +66,7 @@
 #include "manifold.hpp"
 #include "material.hpp"
 #include "rigid.hpp"
+#include "tasks.hpp"
 
 namespace impulse {
 
@@ -187,6 +193,12 @@ struct SolverSettings {
     /// that cannot turn) are skipped. No effect in 2D.
     bool gyroscopic{true};
     int relax_iterations{1};  ///< passes without bias per substep (>= 0)
+    /// Solve the contacts colour by colour (Solver::colour), so that a task system's threads can
+    /// share every pass over them, instead of in the order given, on one thread. The order changes
+    /// the results (Gauss-Seidel converges differently), within the solver's tolerances but not bit
+    /// for bit: docs/solver.md says which scenes notice. Either way, the result is the same for every
+    /// number of workers.
+    bool colouring{false};
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -378,18 +390,34 @@ public:
         const int n = settings.substeps < 1 ? 1 : settings.substeps;
         const S h = dt / S(n), inv_h = S(n) / dt;
         if (!(h > S(0)) || !(dt <= std::numeric_limits<S>::max()) || !(inv_h <= std::numeric_limits<S>::max())) return;
-        load_bodies(bodies);
-        prepare(bodies, manifolds, count, h);
-        for (int i = 0; i < n; ++i) {
-            integrate_velocities(bodies, h);
-            if (settings.warm_start) warm_start();
-            solve(inv_h, true);
-            integrate_positions(h);
-            for (int r = 0; r < settings.relax_iterations; ++r) solve(inv_h, false);
-        }
-        restitution();
-        store(h);
-        write_bodies(bodies);
+        workers_ = tasks && tasks->workers() > 1 ? tasks->workers() : 1u;
+        resize_bodies(bodies.count, count);
+        plan(bodies.count, n);
+        StepContext context{this, &bodies, manifolds, count, h, inv_h};
+        detail::StageRunner<StepContext> runner(stages_, context);
+        if (workers_ > 1) runner.parallel(*tasks);
+        else runner.serial();
+    }
+
+    /// The engine's task system, or null (the default) to run every step on the calling thread.
+    /// The result of a step does not depend on it, nor on its number of workers: the same input
+    /// gives the same output, bit for bit (tasks.hpp).
+    TaskSystem* tasks{nullptr};
+
+    /// With `settings.colouring`, contacts of one colour share no movable body; the solver takes them
+    /// in colour order, and the contacts of a colour in the order given (see colour()).
+    static constexpr int colour_count = 24;
+
+    /// The colour of manifold `m` in the last step: 0 .. colour_count - 1, or colour_count for a
+    /// contact solved in the serial overflow (without `settings.colouring` all of them, in the order
+    /// given; with it those whose bodies had taken every colour), or -1 if it was skipped.
+    int colour(std::size_t m) const noexcept
+    {
+        const std::uint32_t c = m < constraint_of_.size() ? constraint_of_[m] : none;
+        if (c == none) return -1;
+        int k = 0;
+        while (colour_start_[std::size_t(k) + 1] <= c) ++k;
+        return k;
     }
 
     /// Impulses of point `p` of manifold `m` (as given to the last step).
@@ -427,6 +455,11 @@ public:
     void reserve(std::size_t bodies, std::size_t manifolds, std::size_t points)
     {
         motion_.reserve(bodies);
+        used_.reserve(bodies);
+        order_.reserve(manifolds);
+        colour_of_.reserve(manifolds);
+        point_first_.reserve(manifolds);
+        stages_.reserve(stage_count(settings.substeps < 1 ? 1 : settings.substeps));
         nonfinite_.reserve(bodies);
         delta_.reserve(bodies);
         inertia_.reserve(bodies);
@@ -512,20 +545,27 @@ private:
 
     // ---- bodies ------------------------------------------------------------------------------
 
-    void load_bodies(const BodyView<S, D>& bodies) noexcept
+    void resize_bodies(std::size_t n, std::size_t manifolds) noexcept
     {
-        const std::size_t n = bodies.count;
         nonfinite_.clear();
         if (nonfinite_.capacity() < n) nonfinite_.reserve(n);  // every body may be listed: no growth later
         motion_.resize(n);
         delta_.resize(n);
         inertia_.resize(n);
         movable_.resize(n);
+        used_.resize(n);
         if constexpr (D == 3) {
             start_.resize(n);
             principal_.resize(n);
         }
-        for (std::size_t i = 0; i < n; ++i) {
+        constraint_of_.resize(manifolds);
+        colour_of_.resize(manifolds);
+        point_first_.resize(manifolds);
+    }
+
+    void load_bodies(const BodyView<S, D>& bodies, std::size_t begin, std::size_t end) noexcept
+    {
+        for (std::size_t i = begin; i < end; ++i) {
             Motion<S, D>& m = motion_[i];
             m.v = Eigen::Map<const Vec<S, D>>(bodies.velocity[i]);
             if constexpr (D == 2) m.omega = *bodies.angular_velocity[i];
@@ -542,6 +582,7 @@ private:
                 inertia_[i] = R * principal_[i].asDiagonal() * R.transpose();
                 movable_[i] = m.inv_mass != S(0) || !principal_[i].isZero(S(0));
             }
+            used_[i] = 0;
         }
     }
 
@@ -557,10 +598,9 @@ private:
         }
     }
 
-    void integrate_velocities(const BodyView<S, D>& bodies, S h) noexcept
+    void integrate_velocities(const BodyView<S, D>& bodies, S h, std::size_t begin, std::size_t end) noexcept
     {
-        const std::size_t n = motion_.size();
-        for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t i = begin; i < end; ++i) {
             if (!movable_[i]) continue;
             Motion<S, D>& m = motion_[i];
             // v += h (g + F/m): gravity for bodies with mass; the caller's force and torque.
@@ -606,11 +646,10 @@ private:
         return w1 - J.inverse() * f;
     }
 
-    void integrate_positions(S h) noexcept
+    void integrate_positions(S h, std::size_t begin, std::size_t end) noexcept
     {
-        const std::size_t n = motion_.size();
         const S max2 = settings.max_linear_speed * settings.max_linear_speed;
-        for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t i = begin; i < end; ++i) {
             Motion<S, D>& m = motion_[i];
             if (movable_[i]) {
                 // |v| without overflow in the square: a float body at 1e20 m/s is slowed to the
@@ -643,13 +682,20 @@ private:
         }
     }
 
-    void write_bodies(const BodyView<S, D>& bodies) noexcept
+    // Writes bodies [begin, end) back; used_ keeps whether each is finite for collect_nonfinite.
+    void write_bodies(const BodyView<S, D>& bodies, std::size_t begin, std::size_t end) noexcept
     {
-        const std::size_t n = motion_.size();
-        for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t i = begin; i < end; ++i) {
             write_body(bodies, i);
-            if (!finite_state(bodies, i)) nonfinite_.push_back(std::uint32_t(i));
+            used_[i] = finite_state(bodies, i) ? 0u : 1u;
         }
+    }
+
+    void collect_nonfinite() noexcept
+    {
+        const std::size_t n = used_.size();
+        for (std::size_t i = 0; i < n; ++i)
+            if (used_[i]) nonfinite_.push_back(std::uint32_t(i));
     }
 
     // Position, rotation (or angle), velocity and angular velocity of body i all finite.
@@ -702,30 +748,88 @@ private:
         return bodies.id ? *bodies.id[i] : std::uint64_t(i);
     }
 
-    void prepare(const BodyView<S, D>& bodies, const Manifold<S, D>* manifolds, std::size_t count, S h) noexcept
+    // Colours the contacts (serial, in the order given) and lays them out in colour order.
+    //
+    // The rule: a contact with an immovable body takes the lowest colour its movable body has not
+    // taken yet; a contact between two movable bodies takes the lowest colour from
+    // static_colours up that neither body has taken. So the contacts with the ground come first
+    // (each body has only a few), as a narrow phase that reports the ground's contacts first would
+    // order them, and the contacts within a pile fill the colours after them. A contact whose bodies
+    // have taken every colour it may take goes to the overflow, solved serially after the colours.
+    // The colours depend on the order of the manifolds alone, never on the number of workers.
+    static constexpr int static_colours = 4;
+
+    void colour_contacts(const BodyView<S, D>& bodies, const Manifold<S, D>* manifolds, std::size_t count) noexcept
     {
-        constraints_.clear();
-        points_.clear();
-        constraint_of_.assign(count, none);
-        const S hertz = std::min(settings.contact_hertz, S(0.25) / h);
-        const Softness<S> soft = make_softness(hertz, settings.contact_damping_ratio, h);
-        const Softness<S> stiff = make_softness(settings.static_hertz_scale * hertz, settings.contact_damping_ratio, h);
-        const S scale = cache_h_ > S(0) ? h / cache_h_ : S(1);  // impulses per substep: rescale to this h
+        std::size_t sizes[colour_count + 1] = {};
+        std::size_t points = 0;
         for (std::size_t m = 0; m < count; ++m) {
             const Manifold<S, D>& mf = manifolds[m];
+            constraint_of_[m] = none;
+            colour_of_[m] = 0xff;
             // Outside the contract (validate): skipped rather than read out of bounds.
             if (mf.count <= 0 || mf.count > Manifold<S, D>::max_points || mf.a >= bodies.count ||
                 mf.b >= bodies.count || mf.a == mf.b)
                 continue;
-            if (!movable_[mf.a] && !movable_[mf.b]) continue;  // nothing can move
-            constraint_of_[m] = std::uint32_t(constraints_.size());
+            const bool wa = movable_[mf.a], wb = movable_[mf.b];
+            if (!wa && !wb) continue;  // nothing can move
+            int k = colour_count;  // the overflow: all of them without colouring
+            const std::uint32_t taken = (wa ? used_[mf.a] : 0u) | (wb ? used_[mf.b] : 0u);
+            for (int c = wa && wb ? static_colours : 0; settings.colouring && c < colour_count; ++c)
+                if (!(taken >> c & 1u)) {
+                    k = c;
+                    break;
+                }
+            if (k < colour_count) {
+                if (wa) used_[mf.a] |= 1u << k;
+                if (wb) used_[mf.b] |= 1u << k;
+            }
+            colour_of_[m] = std::uint8_t(k);
+            ++sizes[k];
+            point_first_[m] = points;
+            points += std::size_t(mf.count);
+        }
+        colour_start_[0] = 0;
+        for (int k = 0; k <= colour_count; ++k) colour_start_[std::size_t(k) + 1] = colour_start_[std::size_t(k)] + sizes[k];
+        const std::size_t total = colour_start_[colour_count + 1];
+        order_.resize(total);
+        constraints_.resize(total);
+        points_.resize(points);
+        next_cache_.resize(points);
+        std::size_t at[colour_count + 1];
+        for (int k = 0; k <= colour_count; ++k) at[k] = colour_start_[std::size_t(k)];
+        for (std::size_t m = 0; m < count; ++m) {
+            if (colour_of_[m] == 0xff) continue;
+            const std::size_t c = at[colour_of_[m]]++;
+            order_[c] = std::uint32_t(m);
+            constraint_of_[m] = std::uint32_t(c);
+        }
+        // Each colour's sizes are known now: cut its stages into blocks.
+        for (detail::Stage& st : stages_) {
+            if (st.arg == no_colour) continue;
+            st.items = colour_start_[st.arg + 1] - colour_start_[st.arg];
+            st.blocks = blocks_for(st.items, st.arg == colour_count ? 0 : contact_block);
+        }
+    }
+
+    // Builds the constraints [begin, end) (in colour order) from their manifolds.
+    void build(const BodyView<S, D>& bodies, const Manifold<S, D>* manifolds, S h, std::size_t begin,
+               std::size_t end) noexcept
+    {
+        const S hertz = std::min(settings.contact_hertz, S(0.25) / h);
+        const Softness<S> soft = make_softness(hertz, settings.contact_damping_ratio, h);
+        const Softness<S> stiff = make_softness(settings.static_hertz_scale * hertz, settings.contact_damping_ratio, h);
+        const S scale = cache_h_ > S(0) ? h / cache_h_ : S(1);  // impulses per substep: rescale to this h
+        std::size_t cursor = 0;  // where the last warm-start lookup ended
+        for (std::size_t ci = begin; ci < end; ++ci) {
+            const Manifold<S, D>& mf = manifolds[order_[ci]];
             Constraint c;
             c.a = mf.a;
             c.b = mf.b;
             c.write_a = movable_[mf.a];
             c.write_b = movable_[mf.b];
             c.count = mf.count;
-            c.first = points_.size();
+            c.first = point_first_[order_[ci]];
             c.normal = mf.n;
             c.soft = c.write_a && c.write_b ? soft : stiff;
             c.restitution = mf.coefficients.restitution;
@@ -757,10 +861,10 @@ private:
                 p.approach = p.n.speed(motion_[mf.a], motion_[mf.b]);
                 p.mu = mf.coefficients.friction.mu_s;
                 p.feature = mp.feature;
-                points_.push_back(p);
+                points_[c.first + std::size_t(i)] = p;
             }
-            if (settings.warm_start) find_warm_start(c, mf, scale);
-            constraints_.push_back(c);
+            if (settings.warm_start) find_warm_start(c, mf, scale, cursor);
+            constraints_[ci] = c;
         }
     }
 
@@ -807,7 +911,7 @@ private:
         return r;
     }
 
-    void find_warm_start(Constraint& c, const Manifold<S, D>& mf, S scale) noexcept
+    void find_warm_start(Constraint& c, const Manifold<S, D>& mf, S scale, std::size_t& cursor) noexcept
     {
         for (int i = 0; i < c.count; ++i) {
             Point& p = points_[c.first + std::size_t(i)];
@@ -815,7 +919,7 @@ private:
             Cached probe;
             probe.key = c.key;
             probe.feature = feature;
-            const Cached* hit = lookup(probe);
+            const Cached* hit = lookup(probe, cursor);
             if (!hit) continue;
             IMPULSE_ASSERT(hit->fingerprint_a == c.fingerprint_a && hit->fingerprint_b == c.fingerprint_b,
                            "a warm-start key matched a pair of other bodies: call reset() after reordering the "
@@ -842,15 +946,16 @@ private:
         }
     }
 
-    // The cached point with probe's key and feature, or null. The cache is sorted; contacts usually
-    // come in the same order as last step, so the search gallops forward from the last hit.
-    const Cached* lookup(const Cached& probe) noexcept
+    // The cached point with probe's key and feature, or null. The cache is sorted; the contacts of a
+    // colour usually come in the same order as last step, so the search gallops forward from the
+    // last hit (`cursor`, one per block of work).
+    const Cached* lookup(const Cached& probe, std::size_t& cursor) const noexcept
     {
         const std::size_t n = cache_.size();
         if (n == 0) return nullptr;
         // Every entry below the cursor must be below the probe; when the probe goes back, start over.
-        if (cursor_ > n || (cursor_ > 0 && !(cache_[cursor_ - 1] < probe))) cursor_ = 0;
-        std::size_t lo = cursor_, hi = cursor_, stride = 1;
+        if (cursor > n || (cursor > 0 && !(cache_[cursor - 1] < probe))) cursor = 0;
+        std::size_t lo = cursor, hi = cursor, stride = 1;
         while (hi < n && cache_[hi] < probe) {
             lo = hi + 1;
             hi = lo + stride;
@@ -858,15 +963,16 @@ private:
         }
         if (hi > n) hi = n;
         const auto it = std::lower_bound(cache_.begin() + std::ptrdiff_t(lo), cache_.begin() + std::ptrdiff_t(hi), probe);
-        cursor_ = std::size_t(it - cache_.begin());
+        cursor = std::size_t(it - cache_.begin());
         if (it == cache_.end() || it->key != probe.key || it->feature != probe.feature) return nullptr;
         return &*it;
     }
 
-    void warm_start() noexcept
+    void warm_start(std::size_t begin, std::size_t end) noexcept
     {
         Motion<S, D>* const motion = motion_.data();
-        for (Constraint& c : constraints_) {
+        for (std::size_t ci = begin; ci < end; ++ci) {
+            Constraint& c = constraints_[ci];
             Motion<S, D> A = motion[c.a], B = motion[c.b];
             for (int i = 0; i < c.count; ++i) {
                 Point& p = points_[c.first + std::size_t(i)];
@@ -896,11 +1002,12 @@ private:
 
     // One pass over every contact: the normal impulses (soft with `bias`, rigid without), then
     // friction within +-mu jn of each point, then rolling resistance.
-    void solve(S inv_h, bool bias) noexcept
+    void solve(S inv_h, bool bias, std::size_t begin, std::size_t end) noexcept
     {
         Motion<S, D>* const motion = motion_.data();
         const S push_out = settings.push_out_speed;
-        for (Constraint& c : constraints_) {
+        for (std::size_t ci = begin; ci < end; ++ci) {
+            Constraint& c = constraints_[ci];
             Motion<S, D> A = motion[c.a], B = motion[c.b];
             S sum_jn{0};
             for (int i = 0; i < c.count; ++i) {
@@ -954,10 +1061,11 @@ private:
 
     // After the substeps: each point that approached faster than the threshold at prepare and took
     // an impulse leaves at e times that speed: j = -m (vn + e approach), accumulated >= 0.
-    void restitution() noexcept
+    void restitution(std::size_t begin, std::size_t end) noexcept
     {
         Motion<S, D>* const motion = motion_.data();
-        for (Constraint& c : constraints_) {
+        for (std::size_t ci = begin; ci < end; ++ci) {
+            Constraint& c = constraints_[ci];
             if (!(c.restitution > S(0))) continue;
             Motion<S, D> A = motion[c.a], B = motion[c.b];
             for (int i = 0; i < c.count; ++i) {
@@ -974,14 +1082,12 @@ private:
         }
     }
 
-    void store(S h) noexcept
+    // Keeps the impulses of constraints [begin, end) for the next step, at their points' places in
+    // the order the manifolds were given.
+    void store(std::size_t begin, std::size_t end) noexcept
     {
-        // Both caches hold every point: after the first step of a size the swap below never leaves
-        // one of them too small, so later steps of that size allocate nothing.
-        if (next_cache_.capacity() < points_.size()) next_cache_.reserve(points_.size());
-        if (cache_.capacity() < points_.size()) cache_.reserve(points_.size());
-        next_cache_.clear();
-        for (const Constraint& c : constraints_) {
+        for (std::size_t ci = begin; ci < end; ++ci) {
+            const Constraint& c = constraints_[ci];
             const S sign = c.swapped ? S(-1) : S(1);
             Vec<S, D> jr = Vec<S, D>::Zero();
             if constexpr (D == 2) {
@@ -1007,9 +1113,17 @@ private:
                     e.jt.setZero();
                     e.jr.setZero();
                 }
-                next_cache_.push_back(e);
+                next_cache_[c.first + std::size_t(i)] = e;
             }
         }
+    }
+
+    // The kept impulses become the cache, sorted by (key, feature).
+    void finish_store(S h) noexcept
+    {
+        // Both caches hold every point: after the first step of a size the swap below never leaves
+        // one of them too small, so later steps of that size allocate nothing.
+        if (cache_.capacity() < next_cache_.size()) cache_.reserve(next_cache_.size());
         // Points that arrive sorted by (key, feature) leave the cache sorted: no sort needed.
         if (!std::is_sorted(next_cache_.begin(), next_cache_.end())) std::sort(next_cache_.begin(), next_cache_.end());
         for (std::size_t i = 1; i < next_cache_.size(); ++i) {
@@ -1019,8 +1133,110 @@ private:
         }
         cache_.swap(next_cache_);
         cache_h_ = h;
-        cursor_ = 0;
     }
+
+    // ---- stages ------------------------------------------------------------------------------
+
+    enum Kind : std::uint32_t {
+        load,
+        colour_stage,
+        build_stage,
+        integrate_v,
+        warm,
+        solve_biased,
+        relax,
+        integrate_x,
+        restitute,
+        store_stage,
+        finish_store_stage,
+        write,
+        collect
+    };
+    static constexpr std::uint32_t no_colour = 0xffffffffu;
+    static constexpr std::size_t body_block = 256;    // bodies per block of work
+    static constexpr std::size_t contact_block = 64;  // contacts per block of work
+
+    // Blocks for `items` items of `per` each (0: one block, the work is serial).
+    std::uint32_t blocks_for(std::size_t items, std::size_t per) const noexcept
+    {
+        if (workers_ <= 1 || per == 0 || items <= per) return 1;
+        const std::size_t most = std::size_t(workers_) * 4;
+        return std::uint32_t(std::min(most, (items + per - 1) / per));
+    }
+
+    std::size_t stage_count(int substeps) const noexcept
+    {
+        const std::size_t colours = colour_count + 1;
+        const std::size_t relax_passes = std::size_t(settings.relax_iterations > 0 ? settings.relax_iterations : 0);
+        return 8 + std::size_t(substeps) * (2 + colours * (2 + relax_passes)) + colours;
+    }
+
+    // The stages of one step over `bodies` bodies with n substeps. The colour stages' sizes are set
+    // by colour_contacts.
+    void plan(std::size_t bodies, int n) noexcept
+    {
+        stages_.clear();
+        auto add = [&](Kind kind, std::uint32_t arg, std::size_t items, std::uint32_t blocks) {
+            stages_.emplace_back(kind, arg, items, blocks);
+        };
+        auto add_colours = [&](Kind kind) {
+            for (std::uint32_t k = 0; k <= std::uint32_t(colour_count); ++k) add(kind, k, 0, 1);
+        };
+        const std::uint32_t per_body = blocks_for(bodies, body_block);
+        add(load, no_colour, bodies, per_body);
+        add(colour_stage, no_colour, 1, 1);
+        add(build_stage, no_colour, 0, 1);  // sized by colour_contacts
+        for (int i = 0; i < n; ++i) {
+            add(integrate_v, no_colour, bodies, per_body);
+            if (settings.warm_start) add_colours(warm);
+            add_colours(solve_biased);
+            add(integrate_x, no_colour, bodies, per_body);
+            for (int r = 0; r < settings.relax_iterations; ++r) add_colours(relax);
+        }
+        add_colours(restitute);
+        add(store_stage, no_colour, 0, 1);  // sized by colour_contacts
+        add(finish_store_stage, no_colour, 1, 1);
+        add(write, no_colour, bodies, per_body);
+        add(collect, no_colour, 1, 1);
+    }
+
+    // What one step's stages run on.
+    struct StepContext {
+        Solver* solver;
+        const BodyView<S, D>* bodies;
+        const Manifold<S, D>* manifolds;
+        std::size_t count;
+        S h, inv_h;
+
+        void operator()(const detail::Stage& st, std::size_t begin, std::size_t end) const noexcept
+        {
+            Solver& s = *solver;
+            // Colour stages: [begin, end) within the colour.
+            const std::size_t base = st.arg == no_colour ? 0 : s.colour_start_[st.arg];
+            switch (Kind(st.kind)) {
+            case load: s.load_bodies(*bodies, begin, end); break;
+            case colour_stage:
+                s.colour_contacts(*bodies, manifolds, count);
+                for (detail::Stage& t : s.stages_)
+                    if (t.kind == build_stage || t.kind == store_stage) {
+                        t.items = s.constraints_.size();
+                        t.blocks = s.blocks_for(t.items, contact_block);
+                    }
+                break;
+            case build_stage: s.build(*bodies, manifolds, h, begin, end); break;
+            case integrate_v: s.integrate_velocities(*bodies, h, begin, end); break;
+            case warm: s.warm_start(base + begin, base + end); break;
+            case solve_biased: s.solve(inv_h, true, base + begin, base + end); break;
+            case relax: s.solve(inv_h, false, base + begin, base + end); break;
+            case integrate_x: s.integrate_positions(h, begin, end); break;
+            case restitute: s.restitution(base + begin, base + end); break;
+            case store_stage: s.store(begin, end); break;
+            case finish_store_stage: s.finish_store(h); break;
+            case write: s.write_bodies(*bodies, begin, end); break;
+            case collect: s.collect_nonfinite(); break;
+            }
+        }
+    };
 
     std::vector<Motion<S, D>> motion_;  // velocities during the step
     std::vector<std::uint32_t> nonfinite_;  // bodies not finite after the last step
@@ -1033,8 +1249,14 @@ private:
     std::vector<std::uint32_t> constraint_of_;  // manifold -> constraint (none: skipped)
     std::vector<Point> points_;
     std::vector<Cached> cache_, next_cache_;  // last step's impulses, sorted by (key, feature)
+    std::vector<std::uint32_t> used_;         // per body: the colours its contacts took (bit k: colour k)
+    std::vector<std::uint32_t> order_;        // constraint (colour order) -> manifold
+    std::vector<std::uint8_t> colour_of_;     // manifold -> colour (0xff: skipped)
+    std::vector<std::size_t> point_first_;    // manifold -> its first point (points in manifold order)
+    std::size_t colour_start_[colour_count + 2] = {};  // colour k's constraints: [start[k], start[k+1])
+    std::vector<detail::Stage> stages_;       // the stages of a step
+    unsigned workers_{1};                     // threads of this step
     S cache_h_{0};                            // the substep length the cached impulses are for
-    std::size_t cursor_{0};                   // where the last warm-start lookup ended
 };
 
 }  // namespace impulse

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+/// \file tasks.hpp
+/// The hook through which the solver runs on an engine's own worker threads: `TaskSystem`, an
+/// interface an engine implements once over its job system (the shape of Box2D v3's
+/// `enqueueTask`/`finishTask` and Jolt's `JobSystem`). The library starts no thread of its own.
+///
+/// How a step uses it: the solver cuts a step into stages (load the bodies, colour the contacts,
+/// prepare them, then per substep integrate, warm start and solve colour by colour, ...). Each stage
+/// is a list of independent blocks. The calling thread and `workers() - 1` helper tasks, enqueued
+/// once per step, take blocks of the current stage from an atomic counter; whoever finishes the last
+/// block of a stage opens the next one. No thread waits on another to start: the calling thread alone
+/// can finish the whole step, so a task system that runs the helpers late, one after another, or
+/// inline inside `enqueue` is still correct (only slower). A thread with no block to take spins
+/// briefly, then yields. Which thread runs a block never changes what it computes, so the result is
+/// the same, bit for bit, for every number of workers.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+namespace impulse {
+
+/// An engine's job system, as the solver uses it. Implement `workers`, `enqueue` and `finish`.
+class TaskSystem {
+public:
+    /// A task: run items [begin, end) of the work `context` describes. `worker` is the index
+    /// (0 .. workers()-1) of the thread running it, for per-thread scratch; the solver does not use it.
+    using Task = void (*)(std::size_t begin, std::size_t end, unsigned worker, void* context);
+
+    virtual ~TaskSystem() = default;
+
+    /// The threads that may run the solver's work at once, the calling thread included (1: serial).
+    virtual unsigned workers() const noexcept = 0;
+
+    /// Runs `task` over the items [0, count), split into ranges of at least `min_range` items, on
+    /// the engine's threads, and returns a handle for `finish`. The ranges may run in any order, at
+    /// any time before `finish` returns, and on any thread; an implementation may also run them
+    /// before it returns (then it may return nullptr).
+    virtual void* enqueue(Task task, std::size_t count, std::size_t min_range, void* context) noexcept = 0;
+
+    /// Returns once every range of the work `handle` stands for has run.
+    virtual void finish(void* handle) noexcept = 0;
+};
+
+namespace detail {
+
+/// One stage of a step: `items` items cut into `blocks` blocks (block k holds the items
+/// [k items / blocks, (k + 1) items / blocks)). `kind` and `arg` say what to run.
+struct Stage {
+    std::uint32_t kind{0};
+    std::uint32_t arg{0};
+    std::size_t items{0};
+    std::uint32_t blocks{1};
+    std::atomic<std::uint32_t> next{0};      // the next block to take
+    std::atomic<std::uint32_t> finished{0};  // blocks done
+
+    Stage() = default;
+    Stage(std::uint32_t k, std::uint32_t a, std::size_t n, std::uint32_t b) noexcept : kind(k), arg(a), items(n), blocks(b) {}
+    Stage(const Stage& o) noexcept : kind(o.kind), arg(o.arg), items(o.items), blocks(o.blocks) {}
+    Stage& operator=(const Stage& o) noexcept
+    {
+        kind = o.kind;
+        arg = o.arg;
+        items = o.items;
+        blocks = o.blocks;
+        next.store(0, std::memory_order_relaxed);
+        finished.store(0, std::memory_order_relaxed);
+        return *this;
+    }
+    std::size_t begin(std::uint32_t block) const noexcept { return std::size_t(block) * items / blocks; }
+    std::size_t end(std::uint32_t block) const noexcept { return std::size_t(block + 1) * items / blocks; }
+};
+
+/// Runs a list of stages in order, each stage's blocks on whichever participating thread takes
+/// them. `Run` is called as run(stage, begin, end). See the file comment.
+template <class Run>
+class StageRunner {
+public:
+    StageRunner(std::vector<Stage>& stages, Run& run) noexcept : stages_(stages), run_(run) {}
+
+    /// Runs every stage on the calling thread alone.
+    void serial() noexcept
+    {
+        for (const Stage& s : stages_) run_(s, std::size_t(0), s.items);
+    }
+
+    /// Runs every stage on the calling thread and `tasks.workers() - 1` helper tasks; returns when all
+    /// stages are done and every helper has returned.
+    void parallel(TaskSystem& tasks) noexcept
+    {
+        for (Stage& s : stages_) {
+            s.next.store(0, std::memory_order_relaxed);
+            s.finished.store(0, std::memory_order_relaxed);
+        }
+        current_.store(0, std::memory_order_release);
+        const unsigned helpers = tasks.workers() > 1 ? tasks.workers() - 1 : 0;
+        void* handle = helpers ? tasks.enqueue(&StageRunner::helper, helpers, 1, this) : nullptr;
+        work();
+        if (helpers) tasks.finish(handle);
+    }
+
+private:
+    static void helper(std::size_t begin, std::size_t end, unsigned, void* context) noexcept
+    {
+        for (std::size_t i = begin; i < end; ++i) static_cast<StageRunner*>(context)->work();
+    }
+
+    // Take blocks of the current stage until every stage is done.
+    void work() noexcept
+    {
+        const std::size_t n = stages_.size();
+        std::size_t s = current_.load(std::memory_order_acquire);
+        while (s < n) {
+            Stage& st = stages_[s];
+            const std::uint32_t k = st.next.fetch_add(1, std::memory_order_relaxed);
+            if (k < st.blocks) {
+                run_(st, st.begin(k), st.end(k));
+                // The last block's finisher opens the next stage; acq_rel orders every block's
+                // writes before it.
+                if (st.finished.fetch_add(1, std::memory_order_acq_rel) + 1 == st.blocks)
+                    current_.store(s + 1, std::memory_order_release);
+                s = current_.load(std::memory_order_acquire);
+                continue;
+            }
+            s = wait_past(s);
+        }
+    }
+
+    // Waits until the current stage is no longer s; returns the new one.
+    std::size_t wait_past(std::size_t s) noexcept
+    {
+        for (int spin = 0;; ++spin) {
+            const std::size_t now = current_.load(std::memory_order_acquire);
+            if (now != s) return now;
+            if (spin >= 64) std::this_thread::yield();
+        }
+    }
+
+    std::vector<Stage>& stages_;
+    Run& run_;
+    std::atomic<std::size_t> current_{0};
+};
+
+}  // namespace detail
+}  // namespace impulse
