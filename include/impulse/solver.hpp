@@ -459,6 +459,7 @@ public:
         order_.reserve(manifolds);
         colour_of_.reserve(manifolds);
         point_first_.reserve(manifolds);
+        first_.reserve(manifolds);
         stages_.reserve(stage_count(settings.substeps < 1 ? 1 : settings.substeps));
         nonfinite_.reserve(bodies);
         delta_.reserve(bodies);
@@ -804,6 +805,12 @@ private:
             order_[c] = std::uint32_t(m);
             constraint_of_[m] = std::uint32_t(c);
         }
+        // The points in colour order too, so that a pass reads them in order.
+        first_.resize(total);
+        for (std::size_t c = 0, p = 0; c < total; ++c) {
+            first_[c] = p;
+            p += std::size_t(manifolds[order_[c]].count);
+        }
         // Each colour's sizes are known now: cut its stages into blocks.
         for (detail::Stage& st : stages_) {
             if (st.arg == no_colour) continue;
@@ -829,7 +836,7 @@ private:
             c.write_a = movable_[mf.a];
             c.write_b = movable_[mf.b];
             c.count = mf.count;
-            c.first = point_first_[order_[ci]];
+            c.first = first_[ci];
             c.normal = mf.n;
             c.soft = c.write_a && c.write_b ? soft : stiff;
             c.restitution = mf.coefficients.restitution;
@@ -1113,7 +1120,7 @@ private:
                     e.jt.setZero();
                     e.jr.setZero();
                 }
-                next_cache_[c.first + std::size_t(i)] = e;
+                next_cache_[point_first_[order_[ci]] + std::size_t(i)] = e;
             }
         }
     }
@@ -1252,7 +1259,8 @@ private:
     std::vector<std::uint32_t> used_;         // per body: the colours its contacts took (bit k: colour k)
     std::vector<std::uint32_t> order_;        // constraint (colour order) -> manifold
     std::vector<std::uint8_t> colour_of_;     // manifold -> colour (0xff: skipped)
-    std::vector<std::size_t> point_first_;    // manifold -> its first point (points in manifold order)
+    std::vector<std::size_t> point_first_;    // manifold -> its first point in the order given (the cache's order)
+    std::vector<std::size_t> first_;          // constraint -> its first point in points_ (colour order)
     std::size_t colour_start_[colour_count + 2] = {};  // colour k's constraints: [start[k], start[k+1])
     std::vector<detail::Stage> stages_;       // the stages of a step
     unsigned workers_{1};                     // threads of this step

@@ -84,7 +84,8 @@ public:
     /// Runs every stage on the calling thread alone.
     void serial() noexcept
     {
-        for (const Stage& s : stages_) run_(s, std::size_t(0), s.items);
+        for (const Stage& s : stages_)
+            if (s.items > 0) run_(s, std::size_t(0), s.items);
     }
 
     /// Runs every stage on the calling thread and `tasks.workers() - 1` helper tasks; returns when all
@@ -95,7 +96,9 @@ public:
             s.next.store(0, std::memory_order_relaxed);
             s.finished.store(0, std::memory_order_relaxed);
         }
-        current_.store(0, std::memory_order_release);
+        std::size_t first = 0;
+        while (first < stages_.size() && stages_[first].items == 0) ++first;
+        current_.store(first, std::memory_order_release);
         const unsigned helpers = tasks.workers() > 1 ? tasks.workers() - 1 : 0;
         void* handle = helpers ? tasks.enqueue(&StageRunner::helper, helpers, 1, this) : nullptr;
         work();
@@ -120,8 +123,11 @@ private:
                 run_(st, st.begin(k), st.end(k));
                 // The last block's finisher opens the next stage; acq_rel orders every block's
                 // writes before it.
-                if (st.finished.fetch_add(1, std::memory_order_acq_rel) + 1 == st.blocks)
-                    current_.store(s + 1, std::memory_order_release);
+                if (st.finished.fetch_add(1, std::memory_order_acq_rel) + 1 == st.blocks) {
+                    std::size_t next = s + 1;  // stages without items (an empty colour) are passed over
+                    while (next < n && stages_[next].items == 0) ++next;
+                    current_.store(next, std::memory_order_release);
+                }
                 s = current_.load(std::memory_order_acquire);
                 continue;
             }
@@ -135,7 +141,7 @@ private:
         for (int spin = 0;; ++spin) {
             const std::size_t now = current_.load(std::memory_order_acquire);
             if (now != s) return now;
-            if (spin >= 64) std::this_thread::yield();
+            if (spin >= 1024) std::this_thread::yield();
         }
     }
 
