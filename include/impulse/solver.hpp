@@ -199,6 +199,10 @@ struct SolverSettings {
     /// for bit: docs/solver.md says which scenes notice. Either way, the result is the same for every
     /// number of workers.
     bool colouring{false};
+    /// Steps with fewer manifolds than this run on the calling thread alone even with a task
+    /// system: waking a worker costs more than it saves there (docs/performance.md). The result is
+    /// the same either way.
+    std::size_t parallel_min_manifolds{4096};
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -390,7 +394,7 @@ public:
         const int n = settings.substeps < 1 ? 1 : settings.substeps;
         const S h = dt / S(n), inv_h = S(n) / dt;
         if (!(h > S(0)) || !(dt <= std::numeric_limits<S>::max()) || !(inv_h <= std::numeric_limits<S>::max())) return;
-        workers_ = tasks && tasks->workers() > 1 ? tasks->workers() : 1u;
+        workers_ = tasks && tasks->workers() > 1 && count >= settings.parallel_min_manifolds ? tasks->workers() : 1u;
         resize_bodies(bodies.count, count);
         plan(bodies.count, n);
         StepContext context{this, &bodies, manifolds, count, h, inv_h};

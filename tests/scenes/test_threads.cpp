@@ -46,6 +46,7 @@ std::vector<unsigned char> run(Build&& build, int steps, unsigned workers, bool 
     scenes::World<S, D> w;
     build(w);
     w.solver.settings.colouring = colouring;
+    w.solver.settings.parallel_min_manifolds = 0;  // small scenes, shared all the same
     examples::ThreadPool pool(workers < 1 ? 1 : workers);
     if (workers > 0) w.solver.tasks = &pool;
     for (int i = 0; i < steps; ++i) w.step();
