@@ -33,7 +33,7 @@ TEST_CASE("spheres along a slanted line get the unit direction between centres",
     CHECK(impulse::is_unit(c->n));
 }
 
-TEMPLATE_TEST_CASE("separated spheres do not touch; grazing ones do", "[collide]", test::F2, test::F3,
+TEMPLATE_TEST_CASE("separated spheres do not touch, grazing ones do", "[collide]", test::F2, test::F3,
                    test::D2, test::D3)
 {
     using S = typename TestType::S;

@@ -763,7 +763,7 @@ TEMPLATE_TEST_CASE("capsule and sphere: beside the side and beyond a cap", "[col
 // ---------------------------------------------------------------------------------------------
 // Box against capsule
 
-TEMPLATE_TEST_CASE("a capsule lying on a box face gets two points; standing, one", "[collide3d]", test::F3, test::D3)
+TEMPLATE_TEST_CASE("a capsule lying on a box face gets two points, standing one", "[collide3d]", test::F3, test::D3)
 {
     using S = typename TestType::S;
     const auto slab = box<S>(2, 2, 0.5);

@@ -138,7 +138,7 @@ TEST_CASE("the ladder's widest registers have the lanes its table gives", "[simd
     CHECK(simd::lanes<Narrowest> == (simd::isa == simd::Isa::scalar ? 1 : 4));
 }
 
-TEMPLATE_LIST_TEST_CASE("load and store move every lane at any alignment; broadcast and zero fill all lanes",
+TEMPLATE_LIST_TEST_CASE("load and store move every lane at any alignment, broadcast and zero fill all lanes",
                         "[simd]", WideTypes)
 {
     using P = TestType;
