@@ -336,8 +336,10 @@ TEMPLATE_TEST_CASE("a resting box keeps its two feature ids through 600 small ji
     int checked = 0;
     for (const auto* below : {&ground, &box}) {
         for (int i = 0; i < 600; ++i) {
-            const auto pa = pose<S>(S(jitter(gen)), S(jitter(gen)), impulse::Rot2<S>::from_angle(S(jitter(gen))));
-            const auto pb = pose<S>(S(jitter(gen)), S(0.995 + jitter(gen)), impulse::Rot2<S>::from_angle(S(jitter(gen))));
+            double r[6];  // drawn in order: a call's arguments are evaluated in an unspecified order
+            for (double& d : r) d = jitter(gen);
+            const auto pa = pose<S>(S(r[0]), S(r[1]), impulse::Rot2<S>::from_angle(S(r[2])));
+            const auto pb = pose<S>(S(r[3]), S(0.995 + r[4]), impulse::Rot2<S>::from_angle(S(r[5])));
             const auto ab = impulse::collide_polygons(*below, pa, box, pb);
             const auto ba = impulse::flipped(impulse::collide_polygons(box, pb, *below, pa));
             for (const auto* m : {&ab, &ba}) {

@@ -362,9 +362,11 @@ TEST_CASE("a float box resting on a box keeps its 4 points and feature ids over 
     // to `tilt` rad about a random axis. Its bottom corners then stay within
     // 0.5 (|sin| + |sin|) + 0.002 <= tilt + 0.002 of the resting level 5 mm in, inside the 2 cm reach.
     const auto shaken = [&](double x, double y, double tilt) {
-        Pose3<S> p = at<S>(float(x) + 0.005f * u(gen), float(y) + 0.005f * u(gen), 0.995f + 0.002f * u(gen));
-        const V3<S> axis(u(gen), u(gen), u(gen));
-        p.q = Eigen::Quaternionf(Eigen::AngleAxisf(float(tilt) * u(gen), axis.normalized()));
+        float r[7];  // drawn in order: a call's arguments are evaluated in an unspecified order
+        for (float& d : r) d = u(gen);
+        Pose3<S> p = at<S>(float(x) + 0.005f * r[0], float(y) + 0.005f * r[1], 0.995f + 0.002f * r[2]);
+        const V3<S> axis(r[3], r[4], r[5]);
+        p.q = Eigen::Quaternionf(Eigen::AngleAxisf(float(tilt) * r[6], axis.normalized()));
         return p;
     };
     const Pose3<S> pa;
@@ -665,9 +667,11 @@ TEST_CASE("a float capsule resting on a capsule keeps both points over 600 small
     const std::vector<std::uint32_t> expected{impulse::make_feature(end1, end1), impulse::make_feature(end2, end2)};
     int same = 0;
     for (int k = 0; k < 600; ++k) {
-        Pose3<S> pb = at<S>(0.3f + 0.002f * u(gen), 0.002f * u(gen), 0.99f + 0.002f * u(gen));
-        const V3<S> axis(u(gen), u(gen), u(gen));
-        pb.q = Eigen::Quaternionf(Eigen::AngleAxisf(0.005f * u(gen), axis.normalized()));
+        float r[7];  // drawn in order: a call's arguments are evaluated in an unspecified order
+        for (float& d : r) d = u(gen);
+        Pose3<S> pb = at<S>(0.3f + 0.002f * r[0], 0.002f * r[1], 0.99f + 0.002f * r[2]);
+        const V3<S> axis(r[3], r[4], r[5]);
+        pb.q = Eigen::Quaternionf(Eigen::AngleAxisf(0.005f * r[6], axis.normalized()));
         const M3<S> m = impulse::collide_capsules(c, pa, c, pb);
         if (m.count == 2 && features(m) == expected && well_formed(m, pa, pb)) ++same;
     }

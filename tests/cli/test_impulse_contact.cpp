@@ -1006,7 +1006,9 @@ template <class S>
 Eigen::Matrix<S, 3, 3> random_rotation(std::mt19937& gen)
 {
     std::normal_distribution<S> g(S(0), S(1));
-    Eigen::Quaternion<S> q(g(gen), g(gen), g(gen), g(gen));
+    S c[4];  // drawn in order: a call's arguments are evaluated in an unspecified order
+    for (S& x : c) x = g(gen);
+    Eigen::Quaternion<S> q(c[0], c[1], c[2], c[3]);
     q.normalize();
     return q.toRotationMatrix();
 }

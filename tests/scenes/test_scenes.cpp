@@ -69,7 +69,10 @@ TEST_CASE("the grid finds exactly the pairs of balls within reach", "[scenes][gr
     std::uniform_real_distribution<double> pos(-1.0, 11.0), rad(0.1, 0.5);
     scenes::World<double, 2> w;
     w.hi = impulse::Vec2d(10, 10);
-    for (int i = 0; i < 400; ++i) w.add_ball(impulse::Vec2d(pos(gen), pos(gen)), rad(gen), 1.0);
+    for (int i = 0; i < 400; ++i) {
+        const double x = pos(gen), y = pos(gen), r = rad(gen);  // in this order on every compiler
+        w.add_ball(impulse::Vec2d(x, y), r, 1.0);
+    }
     w.find_contacts();
     std::set<std::pair<std::uint32_t, std::uint32_t>> found, expected;
     for (const auto& c : w.contacts()) found.insert({c.a, c.b});

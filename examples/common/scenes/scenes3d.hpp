@@ -133,7 +133,10 @@ void build_cube_pit(World<S, 3>& w, int count, S width, unsigned seed = 1)
     for (int k = 0; k < count; ++k) {
         const int layer = k / (across * across), in = k % (across * across);
         const V at(margin + S(in % across) * spacing, S(1) + S(layer) * spacing, margin + S(in / across) * spacing);
-        V axis(unit(gen), unit(gen), unit(gen));
+        // One draw per statement: the order in which a call's arguments are evaluated is unspecified
+        // (GCC and Clang differ), and the scene must be the same whichever compiler builds it.
+        V axis;
+        for (int i = 0; i < 3; ++i) axis[i] = unit(gen);
         if (!(axis.norm() > S(0.1))) axis = V::UnitX();
         w.add_box(V::Constant(S(0.5)), at, S(1), Eigen::Quaternion<S>(Eigen::AngleAxis<S>(angle(gen), axis.normalized())));
     }
