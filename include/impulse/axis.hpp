@@ -213,13 +213,15 @@ struct ContactAxis {
     }
 
     /// Relative speed of the contact point along d: vd = d.(vB - vA) + armB.omegaB - armA.omegaA.
-    S speed(const Motion<S, D>& A, const Motion<S, D>& B) const noexcept
+    /// (Always inlined, as `apply`: the solver's passes call both for every point, and a call costs
+    /// more than either.)
+    EIGEN_ALWAYS_INLINE S speed(const Motion<S, D>& A, const Motion<S, D>& B) const noexcept
     {
         return d.dot(B.v - A.v) + detail::angular_dot(armB, B.omega) - detail::angular_dot(armA, A.omega);
     }
 
     /// Applies j*d at the contact point: -j*d to A, +j*d to B.
-    void apply(Motion<S, D>& A, Motion<S, D>& B, S j) const noexcept
+    EIGEN_ALWAYS_INLINE void apply(Motion<S, D>& A, Motion<S, D>& B, S j) const noexcept
     {
         A.v -= (A.inv_mass * j) * d;
         A.omega -= j * spinA;
