@@ -866,8 +866,8 @@ private:
                 p.rA = mp.rA;
                 p.rB = mp.rB;
                 const RigidPair pair{body_a, mp.rA, body_b, mp.rB};
-                p.n = ContactAxis<S, D>(pair, mf.n);
-                for (int k = 0; k < D - 1; ++k) p.t[k] = ContactAxis<S, D>(pair, Vec<S, D>(basis.col(k + 1)));
+                p.n = axis(pair, mf.n);
+                for (int k = 0; k < D - 1; ++k) p.t[k] = axis(pair, Vec<S, D>(basis.col(k + 1)));
                 p.base = mp.separation - mf.n.dot(mp.rB - mp.rA);
                 p.approach = p.n.speed(motion_[mf.a], motion_[mf.b]);
                 p.mu = mf.coefficients.friction.mu_s;
@@ -903,6 +903,33 @@ private:
             return k;
         }
     };
+
+    // The contact axis of `pair` along unit d: ContactAxis(pair, d), bit for bit. In 3D without its
+    // second pass over the arms: pair.inverse_mass(d) computes rA x d and IA^-1 (rA x d) again,
+    // which are the axis's arm and spin, so k is summed from those, in inverse_mass's order.
+    static ContactAxis<S, D> axis(const RigidPair& pair, const Vec<S, D>& d) noexcept
+    {
+        if constexpr (D == 2) {
+            return ContactAxis<S, D>(pair, d);
+        } else {
+            IMPULSE_ASSERT(is_unit(d), "the axis direction must be a unit vector");
+            ContactAxis<S, D> r;
+            r.d = d;
+            r.armA = pair.rA.cross(d);
+            r.armB = pair.rB.cross(d);
+            r.spinA = pair.A.inv_inertia * r.armA;
+            r.spinB = pair.B.inv_inertia * r.armB;
+            S k = pair.A.inv_mass + pair.B.inv_mass;
+            k += r.armA.dot(r.spinA) + r.armB.dot(r.spinB);
+            if (!(k <= std::numeric_limits<S>::max())) {  // as the constructor: a body that cannot be spun
+                k = pair.A.inv_mass + pair.B.inv_mass;
+                k += ContactAxis<S, D>::representable_spin(r.armA, r.spinA) +
+                     ContactAxis<S, D>::representable_spin(r.armB, r.spinB);
+            }
+            r.mass = k > S(0) ? S(1) / k : S(0);
+            return r;
+        }
+    }
 
     // An axis that only turns: relative angular velocity along `axis`, effective mass
     // 1 / (axis.(IA^-1 + IB^-1) axis). Built as a ContactAxis with d = 0 and the arms set to the axis.
