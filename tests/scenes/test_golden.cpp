@@ -16,14 +16,12 @@
 // check the physics); they are the claim that the numbers are the same across compilers, flags and
 // machines, and the alarm when a change alters the arithmetic of a step. A change that alters it on
 // purpose updates the pins and says so in its commit message. The scenes are those of
-// test_threads.cpp: a pile of balls forming, a box pyramid, a pit of cubes (all contact kinds, 2D
-// and 3D, float and double).
+// test_threads.cpp (small_scenes.hpp).
 #include <cstdint>
 #include <cstdio>
 
 #include "catch.hpp"
-#include "scenes/scenes.hpp"
-#include "scenes/scenes3d.hpp"
+#include "small_scenes.hpp"
 
 namespace {
 
@@ -37,23 +35,13 @@ struct Fnv {
     }
 };
 
-/// The hash of every pose and velocity of w.
+/// The hash of every pose and velocity of w, bit for bit.
 template <class S, int D>
 std::uint64_t state_hash(const scenes::World<S, D>& w)
 {
+    const std::vector<unsigned char> bytes = small_scenes::state(w);
     Fnv f;
-    for (std::size_t i = 0; i < w.x.size(); ++i) {
-        f.put(w.x[i].data(), sizeof(S) * D);
-        f.put(w.v[i].data(), sizeof(S) * D);
-        if constexpr (D == 2) {
-            f.put(&w.omega[i], sizeof(S));
-            f.put(&w.q[i].c, sizeof(S));
-            f.put(&w.q[i].s, sizeof(S));
-        } else {
-            f.put(w.omega[i].data(), sizeof(S) * 3);
-            f.put(w.q[i].coeffs().data(), sizeof(S) * 4);
-        }
-    }
+    f.put(bytes.data(), bytes.size());
     return f.h;
 }
 
@@ -73,27 +61,18 @@ std::uint64_t run(Build&& build, int steps, bool colouring)
 
 TEST_CASE("golden: a 2D pit of 600 balls after one second has the pinned state hash", "[scenes][golden]")
 {
-    auto build = [](scenes::World<float, 2>& w) {
-        scenes::PitSpec<float> p;
-        p.count = 600;
-        p.width = 12;
-        scenes::build_box<float, 2>(w, p);
-        for (const auto& b : scenes::stacked_layers<float, 2>(p)) w.add_ball(b.x, b.r, p.density);
-    };
-    CHECK(run<float, 2>(build, 60, false) == 0xbdd95142a7b3a085ull);
-    CHECK(run<float, 2>(build, 60, true) == 0x7a85939d61edcb8cull);
+    CHECK(run<float, 2>(small_scenes::pit, 60, false) == 0xbdd95142a7b3a085ull);
+    CHECK(run<float, 2>(small_scenes::pit, 60, true) == 0x7a85939d61edcb8cull);
 }
 
 TEST_CASE("golden: a 2D box pyramid of base 20 after half a second has the pinned state hash", "[scenes][golden]")
 {
-    auto build = [](scenes::World<double, 2>& w) { scenes::build_box_pyramid(w, 20); };
-    CHECK(run<double, 2>(build, 30, false) == 0xc6a5e8a9da17e809ull);
-    CHECK(run<double, 2>(build, 30, true) == 0x6740be116f84794bull);
+    CHECK(run<double, 2>(small_scenes::pyramid, 30, false) == 0xc6a5e8a9da17e809ull);
+    CHECK(run<double, 2>(small_scenes::pyramid, 30, true) == 0x6740be116f84794bull);
 }
 
 TEST_CASE("golden: a 3D pit of 300 cubes after one second has the pinned state hash", "[scenes][golden]")
 {
-    auto build = [](scenes::World<float, 3>& w) { scenes::build_cube_pit(w, 300, 6.0f); };
-    CHECK(run<float, 3>(build, 60, false) == 0x14e245775614e998ull);
-    CHECK(run<float, 3>(build, 60, true) == 0x91704eb7febabf19ull);
+    CHECK(run<float, 3>(small_scenes::cubes, 60, false) == 0x14e245775614e998ull);
+    CHECK(run<float, 3>(small_scenes::cubes, 60, true) == 0x91704eb7febabf19ull);
 }
