@@ -1038,6 +1038,18 @@ private:
         return p.base + c.normal.dot(ds);
     }
 
+    // v scaled back onto the disc |v| <= cap when outside it (an accumulated 3D friction or rolling
+    // impulse). Inside by a margin no rounding can cross (relative 1e-4 against the few ulps of the
+    // squares), no square root is taken; near the rim, or with squares out of the normal range,
+    // safe_norm decides.
+    static void clamp_to_disc(Vec<S, 2>& v, S cap) noexcept
+    {
+        const S cap2 = cap * cap;
+        if (v.squaredNorm() < S(0.9999) * cap2 && cap2 >= std::numeric_limits<S>::min()) return;
+        const S size = detail::safe_norm(v);
+        if (size > cap) v *= cap / size;
+    }
+
     // One pass over every contact: the normal impulses (soft with `bias`, rigid without), then
     // friction within +-mu jn of each point, then rolling resistance.
     void solve(S inv_h, bool bias, std::size_t begin, std::size_t end) noexcept
@@ -1069,14 +1081,7 @@ private:
                     const Vec<S, 2> old = p.jt;
                     Vec<S, 2> next(old[0] - p.t[0].mass * (p.t[0].speed(A, B) - c.tangent_speed[0]),
                                    old[1] - p.t[1].mass * (p.t[1].speed(A, B) - c.tangent_speed[1]));
-                    // Inside the disc by a margin no rounding can cross (relative 1e-4 against
-                    // the few ulps of the squares): nothing to clamp, and no square root taken.
-                    // Otherwise (near the rim, or squares out of the normal range) the clamp as is.
-                    const S cap2 = cap * cap;
-                    if (!(next.squaredNorm() < S(0.9999) * cap2 && cap2 >= std::numeric_limits<S>::min())) {
-                        const S size = detail::safe_norm(next);
-                        if (size > cap) next *= cap / size;
-                    }
+                    clamp_to_disc(next, cap);
                     p.jt = next;
                     p.t[0].apply(A, B, next[0] - old[0]);
                     p.t[1].apply(A, B, next[1] - old[1]);
@@ -1091,14 +1096,7 @@ private:
                     const Vec<S, 2> old = c.jr;
                     Vec<S, 2> next(old[0] - c.roll[0].mass * c.roll[0].speed(A, B),
                                    old[1] - c.roll[1].mass * c.roll[1].speed(A, B));
-                    // Inside the disc by a margin no rounding can cross (relative 1e-4 against
-                    // the few ulps of the squares): nothing to clamp, and no square root taken.
-                    // Otherwise (near the rim, or squares out of the normal range) the clamp as is.
-                    const S cap2 = cap * cap;
-                    if (!(next.squaredNorm() < S(0.9999) * cap2 && cap2 >= std::numeric_limits<S>::min())) {
-                        const S size = detail::safe_norm(next);
-                        if (size > cap) next *= cap / size;
-                    }
+                    clamp_to_disc(next, cap);
                     c.jr = next;
                     c.roll[0].apply(A, B, next[0] - old[0]);
                     c.roll[1].apply(A, B, next[1] - old[1]);
