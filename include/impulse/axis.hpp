@@ -122,7 +122,19 @@ struct Motion {
 };
 
 namespace detail {
-/// Product of two angular quantities: a*b in 2D (scalars), a.b in 3D.
+/// a.b summed left to right, ((a0 b0 + a1 b1) + a2 b2), whatever the scalar, the vector unit and
+/// Eigen's version (Eigen's own dot product of a 3-vector sums a0 b0 + (a1 b1 + a2 b2) for float and
+/// (a0 b0 + a1 b1) + a2 b2 for double on SSE2): the order the solver's wide rows repeat lane by
+/// lane (detail/wide_axis.hpp).
+template <class X, class Y>
+EIGEN_ALWAYS_INLINE typename X::Scalar ordered_dot(const Eigen::MatrixBase<X>& a, const Eigen::MatrixBase<Y>& b) noexcept
+{
+    typename X::Scalar r = a.coeff(0) * b.coeff(0);
+    for (Eigen::Index k = 1; k < a.size(); ++k) r += a.coeff(k) * b.coeff(k);
+    return r;
+}
+
+/// Product of two angular quantities: a*b in 2D (scalars), a.b in 3D (summed as `ordered_dot`).
 template <class S>
 S angular_dot(S a, S b) noexcept
 {
@@ -131,7 +143,7 @@ S angular_dot(S a, S b) noexcept
 template <class S>
 S angular_dot(const Vec<S, 3>& a, const Vec<S, 3>& b) noexcept
 {
-    return a.dot(b);
+    return ordered_dot(a, b);
 }
 /// True when every component of an angular quantity is finite.
 template <class S>
@@ -217,7 +229,8 @@ struct ContactAxis {
     /// more than either.)
     EIGEN_ALWAYS_INLINE S speed(const Motion<S, D>& A, const Motion<S, D>& B) const noexcept
     {
-        return d.dot(B.v - A.v) + detail::angular_dot(armB, B.omega) - detail::angular_dot(armA, A.omega);
+        return detail::ordered_dot(d, B.v - A.v) + detail::angular_dot(armB, B.omega) -
+               detail::angular_dot(armA, A.omega);
     }
 
     /// Applies j*d at the contact point: -j*d to A, +j*d to B.

@@ -1035,7 +1035,7 @@ private:
         } else {
             ds += db.dq * p.rB - da.dq * p.rA;
         }
-        return p.base + c.normal.dot(ds);
+        return p.base + detail::ordered_dot(c.normal, ds);
     }
 
     // v scaled back onto the disc |v| <= cap when outside it (an accumulated 3D friction or rolling
