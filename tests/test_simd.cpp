@@ -334,3 +334,39 @@ TEMPLATE_LIST_TEST_CASE("gather reads and scatter writes one element per lane, c
     CHECK(written == N);
     for (int l = 0; l < N; ++l) CHECK(target[index[l]] == S(-1 - l));
 }
+
+TEMPLATE_LIST_TEST_CASE("rows of four come in as lanes and go back to the rows whose lanes are chosen", "[simd]",
+                        WideTypes)
+{
+    // Expected values by construction: record r holds r*10 + k in its scalar k.
+    using P = TestType;
+    using S = simd::Scalar<P>;
+    constexpr int N = simd::lanes<P>;
+    S records[20][4];
+    for (int r = 0; r < 20; ++r)
+        for (int k = 0; k < 4; ++k) records[r][k] = S(r * 10 + k);
+    auto record = [](int l) { return (7 * l + 2) % 20; };  // distinct for up to 20 lanes
+    const S* in[N];
+    S* out_rows[N];
+    for (int l = 0; l < N; ++l) {
+        in[l] = records[record(l)];
+        out_rows[l] = records[record(l)];
+    }
+    P x[4];
+    simd::Rows4<P>::gather(in, x);
+    for (int k = 0; k < 4; ++k) {
+        const Lanes<P> got(x[k]);
+        for (int l = 0; l < N; ++l) CHECK(got.v[l] == S(record(l) * 10 + k));
+    }
+    // Back, negated, to the even lanes' rows only: the odd lanes' rows keep their values.
+    P neg[4];
+    for (int k = 0; k < 4; ++k) neg[k] = simd::neg(x[k]);
+    std::uint32_t even = 0;
+    for (int l = 0; l < N; l += 2) even |= 1u << l;
+    simd::Rows4<P>::scatter(out_rows, neg, even);
+    for (int l = 0; l < N; ++l)
+        for (int k = 0; k < 4; ++k) {
+            const S value = S(record(l) * 10 + k);
+            CHECK(records[record(l)][k] == (l % 2 == 0 ? -value : value));
+        }
+}

@@ -60,6 +60,8 @@
 ///                                         instructions; NEON: lane by lane)
 ///     gather<P>(const S*, const I*)       lane l from base[index[l]] (lane by lane)
 ///     scatter(S*, const I*, P)            base[index[l]] = lane l, in lane order (lane by lane)
+///     Rows4<P>::gather, ::scatter         lanes<P> rows of 4 scalars to 4 wide values and back
+///                                         (SSE2, AVX: a transpose; elsewhere lane by lane)
 ///
 /// Types: `Wide<S>` is the widest register for S on the rung; `Narrower<P>` the next narrower
 /// register of the same scalar (a Twin's half; AVX-512, then AVX, then SSE2 registers), or P
@@ -690,6 +692,134 @@ EIGEN_STRONG_INLINE void store_codes(void* out, const Twin<P>& x) noexcept
     store_codes(out, x.lo);
     store_codes(static_cast<std::uint8_t*>(out) + lanes<P>, x.hi);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Rows of four: W records' four consecutive scalars each, in lanes and back
+// ---------------------------------------------------------------------------------------------
+
+/// Rows to lanes: out[k] holds row[l][k] in lane l, for the lanes<P> rows `row[l]` of four
+/// consecutive scalars each (a 2D body's velocity, spin and inverse mass). A transpose where the
+/// rung has one (SSE2 and AVX, float and double), lane by lane elsewhere; the same values either way.
+template <class P>
+struct Rows4 {
+    using S = Scalar<P>;
+    static EIGEN_STRONG_INLINE void gather(const S* const* row, P (&out)[4]) noexcept
+    {
+        S lane[4][lanes<P>];
+        for (int l = 0; l < lanes<P>; ++l)
+            for (int k = 0; k < 4; ++k) lane[k][l] = row[l][k];
+        for (int k = 0; k < 4; ++k) out[k] = Access<P>::load(lane[k]);
+    }
+    /// Lanes to rows: row[l][k] = in[k] lane l for the lanes whose bit is set in `write`.
+    static EIGEN_STRONG_INLINE void scatter(S* const* row, const P (&in)[4], std::uint32_t write) noexcept
+    {
+        S lane[4][lanes<P>];
+        for (int k = 0; k < 4; ++k) Access<P>::store(lane[k], in[k]);
+        for (int l = 0; l < lanes<P>; ++l)
+            if (write >> l & 1u)
+                for (int k = 0; k < 4; ++k) row[l][k] = lane[k][l];
+    }
+};
+#if defined(IMPULSE_SIMD_SSE2)
+template <>
+struct Rows4<__m128> {
+    static EIGEN_STRONG_INLINE void gather(const float* const* row, __m128 (&out)[4]) noexcept
+    {
+        __m128 r0 = _mm_loadu_ps(row[0]), r1 = _mm_loadu_ps(row[1]), r2 = _mm_loadu_ps(row[2]), r3 = _mm_loadu_ps(row[3]);
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        out[0] = r0;
+        out[1] = r1;
+        out[2] = r2;
+        out[3] = r3;
+    }
+    static EIGEN_STRONG_INLINE void scatter(float* const* row, const __m128 (&in)[4], std::uint32_t write) noexcept
+    {
+        __m128 r0 = in[0], r1 = in[1], r2 = in[2], r3 = in[3];
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        if (write & 1u) _mm_storeu_ps(row[0], r0);
+        if (write & 2u) _mm_storeu_ps(row[1], r1);
+        if (write & 4u) _mm_storeu_ps(row[2], r2);
+        if (write & 8u) _mm_storeu_ps(row[3], r3);
+    }
+};
+template <>
+struct Rows4<__m128d> {
+    static EIGEN_STRONG_INLINE void gather(const double* const* row, __m128d (&out)[4]) noexcept
+    {
+        const __m128d a0 = _mm_loadu_pd(row[0]), a1 = _mm_loadu_pd(row[0] + 2);
+        const __m128d b0 = _mm_loadu_pd(row[1]), b1 = _mm_loadu_pd(row[1] + 2);
+        out[0] = _mm_unpacklo_pd(a0, b0);
+        out[1] = _mm_unpackhi_pd(a0, b0);
+        out[2] = _mm_unpacklo_pd(a1, b1);
+        out[3] = _mm_unpackhi_pd(a1, b1);
+    }
+    static EIGEN_STRONG_INLINE void scatter(double* const* row, const __m128d (&in)[4], std::uint32_t write) noexcept
+    {
+        if (write & 1u) {
+            _mm_storeu_pd(row[0], _mm_unpacklo_pd(in[0], in[1]));
+            _mm_storeu_pd(row[0] + 2, _mm_unpacklo_pd(in[2], in[3]));
+        }
+        if (write & 2u) {
+            _mm_storeu_pd(row[1], _mm_unpackhi_pd(in[0], in[1]));
+            _mm_storeu_pd(row[1] + 2, _mm_unpackhi_pd(in[2], in[3]));
+        }
+    }
+};
+#endif
+#if defined(IMPULSE_SIMD_AVX)
+template <>
+struct Rows4<__m256> {
+    // Rows l and l + 4 side by side in one register; a 4x4 transpose in each half.
+    static EIGEN_STRONG_INLINE void transpose(__m256 (&m)[4]) noexcept
+    {
+        const __m256 t0 = _mm256_unpacklo_ps(m[0], m[1]), t1 = _mm256_unpackhi_ps(m[0], m[1]);
+        const __m256 t2 = _mm256_unpacklo_ps(m[2], m[3]), t3 = _mm256_unpackhi_ps(m[2], m[3]);
+        m[0] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+        m[1] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+        m[2] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+        m[3] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+    }
+    static EIGEN_STRONG_INLINE void gather(const float* const* row, __m256 (&out)[4]) noexcept
+    {
+        for (int l = 0; l < 4; ++l)
+            out[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(row[l])), _mm_loadu_ps(row[l + 4]), 1);
+        transpose(out);
+    }
+    static EIGEN_STRONG_INLINE void scatter(float* const* row, const __m256 (&in)[4], std::uint32_t write) noexcept
+    {
+        __m256 m[4] = {in[0], in[1], in[2], in[3]};
+        transpose(m);
+        for (int l = 0; l < 4; ++l) {
+            if (write >> l & 1u) _mm_storeu_ps(row[l], _mm256_castps256_ps128(m[l]));
+            if (write >> (l + 4) & 1u) _mm_storeu_ps(row[l + 4], _mm256_extractf128_ps(m[l], 1));
+        }
+    }
+};
+template <>
+struct Rows4<__m256d> {
+    static EIGEN_STRONG_INLINE void transpose(__m256d (&m)[4]) noexcept
+    {
+        const __m256d t0 = _mm256_unpacklo_pd(m[0], m[1]), t1 = _mm256_unpackhi_pd(m[0], m[1]);
+        const __m256d t2 = _mm256_unpacklo_pd(m[2], m[3]), t3 = _mm256_unpackhi_pd(m[2], m[3]);
+        m[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+        m[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+        m[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+        m[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+    }
+    static EIGEN_STRONG_INLINE void gather(const double* const* row, __m256d (&out)[4]) noexcept
+    {
+        for (int l = 0; l < 4; ++l) out[l] = _mm256_loadu_pd(row[l]);
+        transpose(out);
+    }
+    static EIGEN_STRONG_INLINE void scatter(double* const* row, const __m256d (&in)[4], std::uint32_t write) noexcept
+    {
+        __m256d m[4] = {in[0], in[1], in[2], in[3]};
+        transpose(m);
+        for (int l = 0; l < 4; ++l)
+            if (write >> l & 1u) _mm256_storeu_pd(row[l], m[l]);
+    }
+};
+#endif
 
 }  // namespace impulse::detail::simd
 
