@@ -631,8 +631,13 @@ Floor<double, 2> heap(unsigned seed)
 {
     test::Random<double, 2> rnd(seed);
     Floor<double, 2> w;
-    for (int k = 0; k < 30; ++k)
-        w.add(rnd.uniform(0.5, 2), impulse::Vec2d(rnd.uniform(-2, 2), rnd.uniform(0.5, 6)), rnd.uniform(0.1, 1));
+    for (int k = 0; k < 30; ++k) {  // one draw per statement: the same heap under every compiler
+        const double mass = rnd.uniform(0.5, 2);
+        const double x = rnd.uniform(-2, 2);
+        const double y = rnd.uniform(0.5, 6);
+        const double inertia = rnd.uniform(0.1, 1);
+        w.add(mass, impulse::Vec2d(x, y), inertia);
+    }
     return w;
 }
 
@@ -799,6 +804,143 @@ TEST_CASE("a task system that runs the helpers inline, last first, gives the ser
             CHECK(same_bits(serial[i], b[i]));
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wide rows
+
+namespace {
+
+/// A random world for comparing the wide rows with the scalar passes: 200 bodies (body 0 immovable,
+/// body 1 kinematic: immovable but moving, a few of the others movable along one kind of motion
+/// only), 1500 distinct pairs of random normals, anchors, separations (gaps and overlaps), 1 to
+/// max_points points, friction, restitution, rolling resistance and surface speeds on some. Not a
+/// physical scene: every branch of a pass taken on many lanes at once is the point.
+template <class S, int D>
+struct RandomWorld {
+    using V = impulse::Vec<S, D>;
+    std::vector<Body<S, D>> bodies;
+    std::vector<impulse::Manifold<S, D>> contacts;
+
+    explicit RandomWorld(unsigned seed)
+    {
+        test::Random<S, D> rnd(seed);
+        bodies.resize(200);
+        for (std::size_t i = 0; i < bodies.size(); ++i) {
+            Body<S, D>& b = bodies[i];
+            b.pose.p = rnd.vec(S(-5), S(5));
+            if constexpr (D == 2) b.pose.q = impulse::Rot2<S>::from_angle(rnd.uniform(S(-3), S(3)));
+            else {
+                const S angle = rnd.uniform(S(-3), S(3));
+                b.pose.q = Eigen::Quaternion<S>(Eigen::AngleAxis<S>(angle, rnd.unit()));
+            }
+            b.v = rnd.vec(S(-2), S(2));
+            if constexpr (D == 2) b.omega = rnd.uniform(S(-3), S(3));
+            else b.omega = rnd.vec(S(-3), S(3));
+            if (i < 2) continue;  // 0 and 1: inverse mass and inertia 0
+            b.inv_mass = rnd.chance(0.05) ? S(0) : rnd.uniform(S(0.1), S(3));
+            for (int k = 0; k < b.inv_inertia.size(); ++k) b.inv_inertia[k] = rnd.chance(0.05) ? S(0) : rnd.uniform(S(0.1), S(5));
+        }
+        bodies[0].v.setZero();
+        bodies[0].omega = impulse::Rotation<S, D>::zero_angular();
+        std::vector<std::uint64_t> pairs;
+        while (contacts.size() < 1500) {
+            impulse::Manifold<S, D> m;
+            m.a = std::uint32_t(rnd.uniform(S(0), S(200))) % 200u;
+            m.b = std::uint32_t(rnd.uniform(S(0), S(200))) % 200u;
+            const std::uint64_t pair = std::uint64_t(std::min(m.a, m.b)) << 32 | std::max(m.a, m.b);
+            if (m.a == m.b || std::find(pairs.begin(), pairs.end(), pair) != pairs.end()) continue;
+            pairs.push_back(pair);
+            m.n = rnd.unit();
+            m.count = 1 + int(rnd.uniform(S(0), S(impulse::Manifold<S, D>::max_points))) % impulse::Manifold<S, D>::max_points;
+            for (int i = 0; i < m.count; ++i) {
+                m.points[i].rA = rnd.vec(S(-1), S(1));
+                m.points[i].rB = rnd.vec(S(-1), S(1));
+                m.points[i].separation = rnd.uniform(S(-0.05), S(0.02));
+                m.points[i].feature = std::uint32_t(i);
+            }
+            m.coefficients.friction.mu_s = rnd.uniform(S(0), S(1));
+            m.coefficients.friction.mu_k = m.coefficients.friction.mu_s * rnd.uniform(S(0.5), S(1));
+            if (rnd.chance(0.3)) {
+                m.coefficients.restitution = rnd.uniform(S(0.2), S(0.9));
+                m.coefficients.threshold = rnd.uniform(S(0), S(1));
+            }
+            if (rnd.chance(0.25)) m.rolling_resistance = rnd.uniform(S(0.01), S(0.2));
+            if (rnd.chance(0.25)) {
+                const V u = rnd.vec(S(-1), S(1));
+                m.tangent_velocity = u - u.dot(m.n) * m.n;
+            }
+            contacts.push_back(m);
+        }
+    }
+};
+
+/// Every value of a and b bit for bit equal; in builds that contract multiplies and adds (FMA) the
+/// two paths may round differently, and then they agree within a few ulps of the values' scale.
+template <class S>
+bool same_or_close(S a, S b)
+{
+#if defined(__FMA__)
+    return std::abs(a - b) <= test::tol(std::max<S>(S(1), std::abs(a)), S(4096));
+#else
+    return std::memcmp(&a, &b, sizeof a) == 0;
+#endif
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("wide rows give the scalar passes' result bit for bit", "[solver][wide]", test::F2, test::D2,
+                   test::F3, test::D3)
+{
+    // Two solvers, colouring on, one with wide rows and one without, step the same random world
+    // five times (the impulses warm-start from step to step). The contacts of a colour share no
+    // movable body, so solving W of them at once is the scalar arithmetic in another order of
+    // independent work: the bodies and every point's impulses must come out the same, bit for bit.
+    using S = typename TestType::S;
+    constexpr int D = TestType::D;
+    RandomWorld<S, D> scalar_world(11u), wide_world(11u);
+    impulse::Solver<S, D> scalar, wide;
+    for (auto* s : {&scalar, &wide}) {
+        s->settings.colouring = true;
+        s->settings.gravity = -S(g) * impulse::Vec<S, D>::UnitY();
+    }
+    scalar.settings.wide = false;
+    REQUIRE(wide.settings.wide);  // the default
+    const S dt = S(1) / S(60);
+    std::size_t points = 0, rolling = 0, in_rows = 0;
+    for (int step = 0; step < 5; ++step) {
+        scalar.step(impulse::view(scalar_world.bodies.data(), scalar_world.bodies.size()), scalar_world.contacts.data(),
+                    scalar_world.contacts.size(), dt);
+        wide.step(impulse::view(wide_world.bodies.data(), wide_world.bodies.size()), wide_world.contacts.data(),
+                  wide_world.contacts.size(), dt);
+        CHECK(scalar.wide_contacts() == 0);
+        in_rows += wide.wide_contacts();
+        for (std::size_t i = 0; i < scalar_world.bodies.size(); ++i) {
+            const Body<S, D>&a = scalar_world.bodies[i], &b = wide_world.bodies[i];
+            bool ok = true;
+            for (int k = 0; k < D; ++k) ok = ok && same_or_close(a.pose.p[k], b.pose.p[k]) && same_or_close(a.v[k], b.v[k]);
+            if constexpr (D == 2) ok = ok && same_or_close(a.omega, b.omega) && same_or_close(a.pose.q.c, b.pose.q.c);
+            else
+                for (int k = 0; k < 3; ++k) ok = ok && same_or_close(a.omega[k], b.omega[k]);
+            CHECK(ok);
+        }
+        for (std::size_t m = 0; m < scalar_world.contacts.size(); ++m) {
+            REQUIRE(scalar.colour(m) == wide.colour(m));
+            for (int p = 0; p < scalar_world.contacts[m].count; ++p) {
+                const auto x = scalar.impulse(m, p), y = wide.impulse(m, p);
+                bool ok = same_or_close(x.jn, y.jn) && same_or_close(x.total, y.total);
+                for (int k = 0; k < D - 1; ++k) ok = ok && same_or_close(x.jt[k], y.jt[k]);
+                CHECK(ok);
+                ++points;
+            }
+            rolling += scalar_world.contacts[m].rolling_resistance > S(0) ? 1u : 0u;
+        }
+    }
+    // The comparison covered many contacts, rolling ones among them, most of them in wide rows
+    // (where the target has a vector unit: W > 1).
+    CHECK(points > 5000);
+    CHECK(rolling > 1000);
+    if (impulse::Solver<S, D>::wide_lanes > 1) CHECK(in_rows > 5 * 1500 / 2);
 }
 
 // ---------------------------------------------------------------------------------------------

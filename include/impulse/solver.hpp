@@ -62,6 +62,7 @@
 
 #include "axis.hpp"
 #include "config.hpp"
+#include "detail/wide_axis.hpp"
 #include "kinematics.hpp"
 #include "manifold.hpp"
 #include "material.hpp"
@@ -199,6 +200,14 @@ struct SolverSettings {
     /// for bit: docs/solver.md says which scenes notice. Either way, the result is the same for every
     /// number of workers.
     bool colouring{false};
+    /// With `colouring`: the contacts of a colour that have the same number of points are solved W
+    /// at a time (the warm start, the soft and relaxing passes), W the lanes of the target's widest
+    /// register for S (`Solver::wide_lanes`: SSE2 4 floats or 2 doubles, AVX 8 or 4, AVX-512 16 or
+    /// 8). The contacts of a colour share no movable body, so this is the same arithmetic in another
+    /// order of independent work: bit for bit the result of solving them one at a time (off), in
+    /// builds that do not contract a multiply and an add into one instruction (the default on
+    /// x86-64; -mfma builds may round the two paths differently). No effect without colouring.
+    bool wide{true};
     /// Steps with fewer manifolds than this run on the calling thread alone even with a task
     /// system: waking a worker costs more than it saves there (docs/performance.md). The result is
     /// the same either way.
@@ -394,6 +403,7 @@ public:
         const int n = settings.substeps < 1 ? 1 : settings.substeps;
         const S h = dt / S(n), inv_h = S(n) / dt;
         if (!(h > S(0)) || !(dt <= std::numeric_limits<S>::max()) || !(inv_h <= std::numeric_limits<S>::max())) return;
+        wide_ = settings.colouring && settings.wide;
         workers_ = tasks && tasks->workers() > 1 && count >= settings.parallel_min_manifolds ? tasks->workers() : 1u;
         resize_bodies(bodies.count, count);
         plan(bodies.count, n);
@@ -412,6 +422,10 @@ public:
     /// in colour order, and the contacts of a colour in the order given (see colour()).
     static constexpr int colour_count = 24;
 
+    /// Contacts a wide row solves at once (`SolverSettings::wide`): the lanes of the target's widest
+    /// register for S (1 where there is none).
+    static constexpr int wide_lanes = detail::simd::lanes<detail::simd::Wide<S>>;
+
     /// The colour of manifold `m` in the last step: 0 .. colour_count - 1, or colour_count for a
     /// contact solved in the serial overflow (without `settings.colouring` all of them, in the order
     /// given; with it those whose bodies had taken every colour), or -1 if it was skipped.
@@ -423,6 +437,10 @@ public:
         while (colour_start_[std::size_t(k) + 1] <= c) ++k;
         return k;
     }
+
+    /// The contacts the last step solved in wide rows (`SolverSettings::wide`), a multiple of
+    /// `wide_lanes`; the others were solved one at a time.
+    std::size_t wide_contacts() const noexcept { return packets_.size() * std::size_t(W); }
 
     /// Impulses of point `p` of manifold `m` (as given to the last step).
     PointImpulse impulse(std::size_t m, int p) const noexcept
@@ -475,6 +493,9 @@ public:
         }
         constraints_.reserve(manifolds);
         constraint_of_.reserve(manifolds);
+        packets_.reserve(manifolds / std::size_t(W) + 1);
+        rows_.reserve(points / std::size_t(W) + 1);
+        singles_.reserve(manifolds);
         points_.reserve(points);
         cache_.reserve(points);
         next_cache_.reserve(points);
@@ -766,7 +787,10 @@ private:
 
     void colour_contacts(const BodyView<S, D>& bodies, const Manifold<S, D>* manifolds, std::size_t count) noexcept
     {
-        std::size_t sizes[colour_count + 1] = {};
+        constexpr int most = Manifold<S, D>::max_points;
+        // Contacts per colour and point count: within a colour (whose contacts are independent) those
+        // of one point count are laid out together, for the wide rows; the overflow keeps the order given.
+        std::size_t sizes[colour_count + 1][most + 1] = {};
         std::size_t points = 0;
         for (std::size_t m = 0; m < count; ++m) {
             const Manifold<S, D>& mf = manifolds[m];
@@ -790,22 +814,29 @@ private:
                 if (wb) used_[mf.b] |= 1u << k;
             }
             colour_of_[m] = std::uint8_t(k);
-            ++sizes[k];
+            ++sizes[k][mf.count];
             point_first_[m] = points;
             points += std::size_t(mf.count);
         }
+        std::size_t at[colour_count + 1][most + 1];
         colour_start_[0] = 0;
-        for (int k = 0; k <= colour_count; ++k) colour_start_[std::size_t(k) + 1] = colour_start_[std::size_t(k)] + sizes[k];
+        for (int k = 0; k <= colour_count; ++k) {
+            std::size_t next = colour_start_[std::size_t(k)];
+            for (int n = 1; n <= most; ++n) {
+                at[k][n] = k == colour_count ? colour_start_[std::size_t(k)] : next;
+                next += sizes[k][n];
+            }
+            colour_start_[std::size_t(k) + 1] = next;
+        }
         const std::size_t total = colour_start_[colour_count + 1];
         order_.resize(total);
         constraints_.resize(total);
         points_.resize(points);
         next_cache_.resize(points);
-        std::size_t at[colour_count + 1];
-        for (int k = 0; k <= colour_count; ++k) at[k] = colour_start_[std::size_t(k)];
         for (std::size_t m = 0; m < count; ++m) {
             if (colour_of_[m] == 0xff) continue;
-            const std::size_t c = at[colour_of_[m]]++;
+            const int k = colour_of_[m];
+            const std::size_t c = at[k][k == colour_count ? 1 : manifolds[m].count]++;
             order_[c] = std::uint32_t(m);
             constraint_of_[m] = std::uint32_t(c);
         }
@@ -815,12 +846,48 @@ private:
             first_[c] = p;
             p += std::size_t(manifolds[order_[c]].count);
         }
+        plan_rows(sizes);
         // Each colour's sizes are known now: cut its stages into blocks.
         for (detail::Stage& st : stages_) {
             if (st.arg == no_colour) continue;
-            st.items = colour_start_[st.arg + 1] - colour_start_[st.arg];
-            st.blocks = blocks_for(st.items, st.arg == colour_count ? 0 : contact_block);
+            const bool rows = wide_ && st.arg < colour_count && st.kind != restitute;
+            st.items = rows ? (packet_start_[st.arg + 1] - packet_start_[st.arg]) +
+                                  (single_start_[st.arg + 1] - single_start_[st.arg])
+                            : colour_start_[st.arg + 1] - colour_start_[st.arg];
+            st.blocks = blocks_for(st.items, st.arg == colour_count ? 0 : rows ? row_block : contact_block);
         }
+    }
+
+    // The wide rows of each colour: its contacts of one point count, W at a time, as packets; the
+    // rest (fewer than W of a count) as single contacts. Without wide rows every contact is single.
+    template <std::size_t Most>
+    void plan_rows(const std::size_t (&sizes)[colour_count + 1][Most]) noexcept
+    {
+        packets_.clear();
+        singles_.clear();
+        std::size_t wide_points = 0;
+        for (int k = 0; k < colour_count; ++k) {
+            packet_start_[std::size_t(k)] = packets_.size();
+            single_start_[std::size_t(k)] = singles_.size();
+            if (!wide_) continue;
+            std::size_t c = colour_start_[std::size_t(k)];
+            for (std::size_t n = 1; n < Most; ++n) {
+                const std::size_t full = sizes[k][n] / W * W;
+                for (std::size_t i = 0; i < full; i += W) {
+                    Packet pk;
+                    pk.first = c + i;
+                    pk.count = int(n);
+                    pk.point = wide_points;
+                    wide_points += n;
+                    packets_.push_back(pk);
+                }
+                for (std::size_t i = full; i < sizes[k][n]; ++i) singles_.push_back(std::uint32_t(c + i));
+                c += sizes[k][n];
+            }
+        }
+        packet_start_[colour_count] = packets_.size();
+        single_start_[colour_count] = singles_.size();
+        rows_.resize(wide_points);
     }
 
     // Builds the constraints [begin, end) (in colour order) from their manifolds.
@@ -1107,6 +1174,384 @@ private:
         }
     }
 
+    // ---- wide rows -----------------------------------------------------------------------------
+    //
+    // A packet is W contacts of one colour with the same number of points, lane l contact first + l;
+    // its rows (one per point) hold their points lane by lane. Each pass gathers the W pairs' motions
+    // (and pose changes) into lanes, runs the scalar pass's arithmetic on all lanes at once
+    // (detail/wide_axis.hpp) and scatters the motions back to the movable bodies. The lanes share no
+    // movable body (one colour), so this is the scalar pass's work in another order, bit for bit.
+
+    using P = detail::simd::Wide<S>;
+    static constexpr int W = detail::simd::lanes<P>;
+    using WideMotion_t = detail::WideMotion<P, D>;
+    using WideAxis_t = detail::WideAxis<P, D>;
+
+    struct Packet {
+        std::uint32_t a[W], b[W];   // body indices per lane
+        std::uint32_t write_a{0}, write_b{0};  // lanes whose body is movable (bit l: lane l)
+        std::size_t first{0};       // the first of its W constraints (colour order)
+        int count{0};               // points per contact
+        std::size_t point{0};       // its first row in rows_
+        bool rolls{false};          // some lane has rolling resistance
+        P normal[D];
+        P bias_rate, mass_scale, impulse_scale;  // the lanes' softness
+        P tangent_speed[D - 1];
+        P rolling_resistance;
+        WideAxis_t roll[D - 1];
+        P jr[D - 1];
+    };
+    struct Row {
+        WideAxis_t n;
+        WideAxis_t t[D - 1];
+        P rA[D], rB[D];
+        P base, jn, total, mu;
+        P jt[D - 1];
+    };
+
+    template <class F>
+    static P lanes_of(F&& f) noexcept  // lane l = f(l)
+    {
+        S v[W];
+        for (int l = 0; l < W; ++l) v[l] = f(l);
+        return detail::simd::load<P>(v);
+    }
+    template <class F>
+    static void for_lanes(const P& x, F&& f) noexcept  // f(l, lane l of x)
+    {
+        S v[W];
+        detail::simd::store(v, x);
+        for (int l = 0; l < W; ++l) f(l, v[l]);
+    }
+
+    template <class F>
+    static void pack_axis(WideAxis_t& w, F&& axis) noexcept  // lane l from the ContactAxis axis(l)
+    {
+        for (int k = 0; k < D; ++k) w.d[k] = lanes_of([&](int l) { return axis(l).d[k]; });
+        if constexpr (D == 2) {
+            w.armA[0] = lanes_of([&](int l) { return axis(l).armA; });
+            w.armB[0] = lanes_of([&](int l) { return axis(l).armB; });
+            w.spinA[0] = lanes_of([&](int l) { return axis(l).spinA; });
+            w.spinB[0] = lanes_of([&](int l) { return axis(l).spinB; });
+        } else {
+            for (int k = 0; k < 3; ++k) {
+                w.armA[k] = lanes_of([&](int l) { return axis(l).armA[k]; });
+                w.armB[k] = lanes_of([&](int l) { return axis(l).armB[k]; });
+                w.spinA[k] = lanes_of([&](int l) { return axis(l).spinA[k]; });
+                w.spinB[k] = lanes_of([&](int l) { return axis(l).spinB[k]; });
+            }
+        }
+        w.mass = lanes_of([&](int l) { return axis(l).mass; });
+    }
+
+    // Packets [begin, end) from their constraints and points (after build).
+    void pack(std::size_t begin, std::size_t end) noexcept
+    {
+        for (std::size_t q = begin; q < end; ++q) {
+            Packet& pk = packets_[q];
+            const Constraint* c = &constraints_[pk.first];
+            pk.write_a = pk.write_b = 0;
+            pk.rolls = false;
+            for (int l = 0; l < W; ++l) {
+                pk.a[l] = c[l].a;
+                pk.b[l] = c[l].b;
+                pk.write_a |= std::uint32_t(c[l].write_a) << l;
+                pk.write_b |= std::uint32_t(c[l].write_b) << l;
+                pk.rolls = pk.rolls || c[l].rolling_resistance > S(0);
+            }
+            for (int k = 0; k < D; ++k) pk.normal[k] = lanes_of([&](int l) { return c[l].normal[k]; });
+            pk.bias_rate = lanes_of([&](int l) { return c[l].soft.bias_rate; });
+            pk.mass_scale = lanes_of([&](int l) { return c[l].soft.mass_scale; });
+            pk.impulse_scale = lanes_of([&](int l) { return c[l].soft.impulse_scale; });
+            pk.rolling_resistance = lanes_of([&](int l) { return c[l].rolling_resistance; });
+            for (int k = 0; k < D - 1; ++k) {
+                pk.tangent_speed[k] = lanes_of([&](int l) { return c[l].tangent_speed[k]; });
+                pack_axis(pk.roll[k], [&](int l) -> const ContactAxis<S, D>& { return c[l].roll[k]; });
+                pk.jr[k] = lanes_of([&](int l) { return c[l].jr[k]; });
+            }
+            for (int i = 0; i < pk.count; ++i) {
+                Row& r = rows_[pk.point + std::size_t(i)];
+                auto point = [&](int l) -> const Point& { return points_[c[l].first + std::size_t(i)]; };
+                pack_axis(r.n, [&](int l) -> const ContactAxis<S, D>& { return point(l).n; });
+                for (int k = 0; k < D - 1; ++k) {
+                    pack_axis(r.t[k], [&](int l) -> const ContactAxis<S, D>& { return point(l).t[k]; });
+                    r.jt[k] = lanes_of([&](int l) { return point(l).jt[k]; });
+                }
+                for (int k = 0; k < D; ++k) {
+                    r.rA[k] = lanes_of([&](int l) { return point(l).rA[k]; });
+                    r.rB[k] = lanes_of([&](int l) { return point(l).rB[k]; });
+                }
+                r.base = lanes_of([&](int l) { return point(l).base; });
+                r.jn = lanes_of([&](int l) { return point(l).jn; });
+                r.total = lanes_of([&](int l) { return point(l).total; });
+                r.mu = lanes_of([&](int l) { return point(l).mu; });
+            }
+        }
+    }
+
+    // The packets' accumulated impulses back into their constraints and points (for restitution,
+    // store and impulse()).
+    void unpack(std::size_t begin, std::size_t end) noexcept
+    {
+        for (std::size_t q = begin; q < end; ++q) {
+            const Packet& pk = packets_[q];
+            Constraint* c = &constraints_[pk.first];
+            for (int k = 0; k < D - 1; ++k) for_lanes(pk.jr[k], [&](int l, S x) { c[l].jr[k] = x; });
+            for (int i = 0; i < pk.count; ++i) {
+                const Row& r = rows_[pk.point + std::size_t(i)];
+                auto point = [&](int l) -> Point& { return points_[c[l].first + std::size_t(i)]; };
+                for_lanes(r.jn, [&](int l, S x) { point(l).jn = x; });
+                for_lanes(r.total, [&](int l, S x) { point(l).total = x; });
+                for (int k = 0; k < D - 1; ++k) for_lanes(r.jt[k], [&](int l, S x) { point(l).jt[k] = x; });
+            }
+        }
+    }
+
+    // The motions of the lanes' bodies, and back (movable lanes only): a Motion is 4 scalars in 2D
+    // (v, omega, 1/m) and 7 in 3D (v, omega, 1/m), read as rows of four (3D: [0, 4) and [3, 7)).
+    static_assert(sizeof(Motion<S, D>) == (D == 2 ? 4 : 7) * sizeof(S), "a Motion is its scalars, unpadded");
+    using Rows4 = detail::simd::Rows4<P>;
+    template <class T>
+    static void rows_of(T* records, const std::uint32_t (&body)[W], std::size_t offset,
+                        std::conditional_t<std::is_const<T>::value, const S*, S*> (&row)[W]) noexcept
+    {
+        using Sp = std::conditional_t<std::is_const<T>::value, const S*, S*>;
+        for (int l = 0; l < W; ++l) row[l] = reinterpret_cast<Sp>(records + body[l]) + offset;
+    }
+    void gather(const std::uint32_t (&body)[W], WideMotion_t& m) const noexcept
+    {
+        const S* row[W];
+        P x[4];
+        rows_of(static_cast<const Motion<S, D>*>(motion_.data()), body, 0, row);
+        Rows4::gather(row, x);
+        if constexpr (D == 2) {
+            m.v[0] = x[0];
+            m.v[1] = x[1];
+            m.w[0] = x[2];
+            m.inv_mass = x[3];
+        } else {
+            m.v[0] = x[0];
+            m.v[1] = x[1];
+            m.v[2] = x[2];
+            rows_of(static_cast<const Motion<S, D>*>(motion_.data()), body, 3, row);
+            Rows4::gather(row, x);
+            m.w[0] = x[0];
+            m.w[1] = x[1];
+            m.w[2] = x[2];
+            m.inv_mass = x[3];
+        }
+    }
+    void scatter(const std::uint32_t (&body)[W], std::uint32_t movable, const WideMotion_t& m) noexcept
+    {
+        if (!movable) return;
+        S* row[W];
+        if constexpr (D == 2) {
+            rows_of(motion_.data(), body, 0, row);
+            Rows4::scatter(row, {m.v[0], m.v[1], m.w[0], m.inv_mass}, movable);
+        } else {
+            rows_of(motion_.data(), body, 3, row);
+            Rows4::scatter(row, {m.w[0], m.w[1], m.w[2], m.inv_mass}, movable);
+            rows_of(motion_.data(), body, 0, row);
+            Rows4::scatter(row, {m.v[0], m.v[1], m.v[2], m.w[0]}, movable);
+        }
+    }
+
+    // Rows of a packet's separation: s = base + n.(dpB - dpA + qB rB - qA rA), as separation().
+    struct WidePose {
+        P dp[D];
+        P q[D == 2 ? 2 : 4];  // 2D: (c, s); 3D: (x, y, z, w)
+    };
+    // A pose change: 2D 4 scalars (dp, c, s), one row; 3D dp, then the quaternion as a row.
+    static_assert(D == 3 || sizeof(Delta) == 4 * sizeof(S), "a 2D pose change is its scalars, unpadded");
+    void gather(const std::uint32_t (&body)[W], WidePose& d) const noexcept
+    {
+        const S* row[W];
+        if constexpr (D == 2) {
+            P x[4];
+            rows_of(static_cast<const Delta*>(delta_.data()), body, 0, row);
+            Rows4::gather(row, x);
+            d.dp[0] = x[0];
+            d.dp[1] = x[1];
+            d.q[0] = x[2];
+            d.q[1] = x[3];
+        } else {
+            const Delta* delta = delta_.data();
+            for (int k = 0; k < 3; ++k) d.dp[k] = lanes_of([&](int l) { return delta[body[l]].dp[k]; });
+            const Delta probe;
+            const std::size_t at = std::size_t(probe.dq.coeffs().data() - reinterpret_cast<const S*>(&probe));
+            rows_of(delta, body, at, row);
+            Rows4::gather(row, d.q);
+        }
+    }
+    // The anchor r turned by the pose change q: Rot2::rotate, or Eigen's quaternion times vector
+    // (uv = 2 (q.vec x r); r + w uv + q.vec x uv), operation for operation.
+    static void turn(const WidePose& d, const P (&r)[D], P (&out)[D]) noexcept
+    {
+        using namespace detail::simd;
+        if constexpr (D == 2) {
+            out[0] = sub(mul(d.q[0], r[0]), mul(d.q[1], r[1]));
+            out[1] = add(mul(d.q[1], r[0]), mul(d.q[0], r[1]));
+        } else {
+            auto cross = [](const P* a, const P* b, P* c) {
+                c[0] = sub(mul(a[1], b[2]), mul(a[2], b[1]));
+                c[1] = sub(mul(a[2], b[0]), mul(a[0], b[2]));
+                c[2] = sub(mul(a[0], b[1]), mul(a[1], b[0]));
+            };
+            P uv[3], c[3];
+            cross(d.q, r, uv);
+            for (int k = 0; k < 3; ++k) uv[k] = add(uv[k], uv[k]);
+            cross(d.q, uv, c);
+            for (int k = 0; k < 3; ++k) out[k] = add(add(r[k], mul(d.q[3], uv[k])), c[k]);
+        }
+    }
+    static P separation(const Packet& pk, const Row& r, const WidePose& da, const WidePose& db) noexcept
+    {
+        using namespace detail::simd;
+        P ta[D], tb[D], ds[D];
+        turn(da, r.rA, ta);
+        turn(db, r.rB, tb);
+        for (int k = 0; k < D; ++k) ds[k] = add(sub(db.dp[k], da.dp[k]), sub(tb[k], ta[k]));
+        return add(r.base, detail::wide_dot(pk.normal, ds));
+    }
+
+    void wide_warm_start(std::size_t q) noexcept
+    {
+        using namespace detail::simd;
+        Packet& pk = packets_[q];
+        WideMotion_t A, B;
+        gather(pk.a, A);
+        gather(pk.b, B);
+        for (int i = 0; i < pk.count; ++i) {
+            Row& r = rows_[pk.point + std::size_t(i)];
+            r.n.apply(A, B, r.jn);
+            r.total = add(r.total, r.jn);
+            for (int k = 0; k < D - 1; ++k) r.t[k].apply(A, B, r.jt[k]);
+        }
+        for (int k = 0; k < D - 1; ++k) pk.roll[k].apply(A, B, pk.jr[k]);  // as the scalar pass: every lane
+        scatter(pk.a, pk.write_a, A);
+        scatter(pk.b, pk.write_b, B);
+    }
+    template <bool Bias>
+    void wide_solve(std::size_t q, S inv_h) noexcept
+    {
+        using namespace detail::simd;
+        Packet& pk = packets_[q];
+        WideMotion_t A, B;
+        WidePose da, db;
+        gather(pk.a, A);
+        gather(pk.b, B);
+        gather(pk.a, da);
+        gather(pk.b, db);
+        const P inv_h_w = broadcast<P>(inv_h), neg_push_out = neg(broadcast<P>(settings.push_out_speed));
+        P sum_jn = zero<P>();
+        for (int i = 0; i < pk.count; ++i) {
+            Row& r = rows_[pk.point + std::size_t(i)];
+            const P s = separation(pk, r, da, db);
+            const P vn = r.n.speed(A, B);
+            const P j = detail::wide_soft_normal<Bias>(r.jn, vn, s, r.n.mass, inv_h_w, pk.bias_rate, pk.mass_scale,
+                                                       pk.impulse_scale, neg_push_out);
+            r.n.apply(A, B, j);
+            r.total = add(r.total, j);
+            sum_jn = add(sum_jn, r.jn);
+        }
+        for (int i = 0; i < pk.count; ++i) {
+            Row& r = rows_[pk.point + std::size_t(i)];
+            const P cap = mul(r.mu, r.jn);
+            if constexpr (D == 2) {
+                const P vt = sub(r.t[0].speed(A, B), pk.tangent_speed[0]);
+                const P j = detail::wide_accumulate(r.jt[0], mul(neg(r.t[0].mass), vt), neg(cap), cap);
+                r.t[0].apply(A, B, j);
+            } else {
+                P next[2];
+                const P old[2] = {r.jt[0], r.jt[1]};
+                for (int k = 0; k < 2; ++k)
+                    next[k] = sub(old[k], mul(r.t[k].mass, sub(r.t[k].speed(A, B), pk.tangent_speed[k])));
+                clamp_to_disc(next, cap);
+                for (int k = 0; k < 2; ++k) {
+                    r.jt[k] = next[k];
+                    r.t[k].apply(A, B, sub(next[k], old[k]));
+                }
+            }
+        }
+        if (pk.rolls) {
+            // Lanes without rolling resistance are left exactly as the scalar pass leaves them.
+            const auto rolls = lt(zero<P>(), pk.rolling_resistance);
+            const WideMotion_t A0 = A, B0 = B;
+            const P cap = mul(pk.rolling_resistance, sum_jn);
+            if constexpr (D == 2) {
+                P jr = pk.jr[0];
+                const P j = detail::wide_accumulate(jr, mul(neg(pk.roll[0].mass), pk.roll[0].speed(A, B)), neg(cap), cap);
+                pk.roll[0].apply(A, B, j);
+                pk.jr[0] = select(rolls, jr, pk.jr[0]);
+            } else {
+                P next[2];
+                const P old[2] = {pk.jr[0], pk.jr[1]};
+                for (int k = 0; k < 2; ++k) next[k] = sub(old[k], mul(pk.roll[k].mass, pk.roll[k].speed(A, B)));
+                clamp_to_disc(next, cap);
+                for (int k = 0; k < 2; ++k) {
+                    pk.jr[k] = select(rolls, next[k], old[k]);
+                    pk.roll[k].apply(A, B, sub(next[k], old[k]));
+                }
+            }
+            select_motion(rolls, A, A0);
+            select_motion(rolls, B, B0);
+        }
+        scatter(pk.a, pk.write_a, A);
+        scatter(pk.b, pk.write_b, B);
+    }
+
+    template <class M>
+    static void select_motion(const M& keep_new, WideMotion_t& m, const WideMotion_t& old) noexcept
+    {
+        using detail::simd::select;
+        for (int k = 0; k < D; ++k) m.v[k] = select(keep_new, m.v[k], old.v[k]);
+        for (int k = 0; k < detail::angular_size<D>; ++k) m.w[k] = select(keep_new, m.w[k], old.w[k]);
+    }
+
+    // clamp_to_disc on each lane: the lanes well inside their disc are left as they are (as there);
+    // the others, few in a pile at rest, lane by lane through the scalar clamp.
+    static void clamp_to_disc(P (&v)[2], const P& cap) noexcept
+    {
+        using namespace detail::simd;
+        const P cap2 = mul(cap, cap);
+        const P n2 = add(mul(v[0], v[0]), mul(v[1], v[1]));
+        const auto inside = mask_and(lt(n2, mul(broadcast<P>(S(0.9999)), cap2)),
+                                     le(broadcast<P>(std::numeric_limits<S>::min()), cap2));
+        if (all(inside)) return;
+        S x[W], y[W], c[W];
+        detail::simd::store(x, v[0]);
+        detail::simd::store(y, v[1]);
+        detail::simd::store(c, cap);
+        for (int l = 0; l < W; ++l) {
+            Vec<S, 2> u(x[l], y[l]);
+            clamp_to_disc(u, c[l]);
+            x[l] = u[0];
+            y[l] = u[1];
+        }
+        v[0] = detail::simd::load<P>(x);
+        v[1] = detail::simd::load<P>(y);
+    }
+
+    // Colour k's warm start or pass over items [begin, end): with wide rows its packets, then its
+    // single contacts; otherwise (and in the overflow) its contacts one at a time. single(b, e) takes
+    // constraints [b, e), wide(q) packet q.
+    template <class Wide, class Single>
+    void colour_pass(std::uint32_t k, std::size_t begin, std::size_t end, Wide&& wide, Single&& single) noexcept
+    {
+        if (!wide_ || k >= colour_count) {
+            single(colour_start_[k] + begin, colour_start_[k] + end);
+            return;
+        }
+        const std::size_t p0 = packet_start_[k], packets = packet_start_[k + 1] - p0;
+        for (std::size_t i = begin; i < end; ++i) {
+            if (i < packets) wide(p0 + i);
+            else {
+                const std::size_t c = singles_[single_start_[k] + (i - packets)];
+                single(c, c + 1);
+            }
+        }
+    }
+
     // After the substeps: each point that approached faster than the threshold at prepare and took
     // an impulse leaves at e times that speed: j = -m (vn + e approach), accumulated >= 0.
     void restitution(std::size_t begin, std::size_t end) noexcept
@@ -1189,11 +1634,13 @@ private:
         load,
         colour_stage,
         build_stage,
+        pack_stage,
         integrate_v,
         warm,
         solve_biased,
         relax,
         integrate_x,
+        unpack_stage,
         restitute,
         store_stage,
         finish_store_stage,
@@ -1203,6 +1650,7 @@ private:
     static constexpr std::uint32_t no_colour = 0xffffffffu;
     static constexpr std::size_t body_block = 256;    // bodies per block of work
     static constexpr std::size_t contact_block = 64;  // contacts per block of work
+    static constexpr std::size_t row_block = contact_block / W > 0 ? contact_block / W : 1;  // packets per block
 
     // Blocks for `items` items of `per` each (0: one block, the work is serial).
     std::uint32_t blocks_for(std::size_t items, std::size_t per) const noexcept
@@ -1216,7 +1664,7 @@ private:
     {
         const std::size_t colours = colour_count + 1;
         const std::size_t relax_passes = std::size_t(settings.relax_iterations > 0 ? settings.relax_iterations : 0);
-        return 8 + std::size_t(substeps) * (2 + colours * (2 + relax_passes)) + colours;
+        return 10 + std::size_t(substeps) * (2 + colours * (2 + relax_passes)) + colours;
     }
 
     // The stages of one step over `bodies` bodies with n substeps. The colour stages' sizes are set
@@ -1234,6 +1682,7 @@ private:
         add(load, no_colour, bodies, per_body);
         add(colour_stage, no_colour, 1, 1);
         add(build_stage, no_colour, 0, 1);  // sized by colour_contacts
+        add(pack_stage, no_colour, 0, 1);   // sized by colour_contacts
         for (int i = 0; i < n; ++i) {
             add(integrate_v, no_colour, bodies, per_body);
             if (settings.warm_start) add_colours(warm);
@@ -1241,6 +1690,7 @@ private:
             add(integrate_x, no_colour, bodies, per_body);
             for (int r = 0; r < settings.relax_iterations; ++r) add_colours(relax);
         }
+        add(unpack_stage, no_colour, 0, 1);  // sized by colour_contacts
         add_colours(restitute);
         add(store_stage, no_colour, 0, 1);  // sized by colour_contacts
         add(finish_store_stage, no_colour, 1, 1);
@@ -1269,13 +1719,30 @@ private:
                     if (t.kind == build_stage || t.kind == store_stage) {
                         t.items = s.constraints_.size();
                         t.blocks = s.blocks_for(t.items, contact_block);
+                    } else if (t.kind == pack_stage || t.kind == unpack_stage) {
+                        t.items = s.packets_.size();
+                        t.blocks = s.blocks_for(t.items, row_block);
                     }
                 break;
             case build_stage: s.build(*bodies, manifolds, h, begin, end); break;
             case integrate_v: s.integrate_velocities(*bodies, h, begin, end); break;
-            case warm: s.warm_start(base + begin, base + end); break;
-            case solve_biased: s.solve(inv_h, true, base + begin, base + end); break;
-            case relax: s.solve(inv_h, false, base + begin, base + end); break;
+            case pack_stage: s.pack(begin, end); break;
+            case unpack_stage: s.unpack(begin, end); break;
+            case warm:
+                s.colour_pass(
+                    st.arg, begin, end, [&](std::size_t q) { s.wide_warm_start(q); },
+                    [&](std::size_t b, std::size_t e) { s.warm_start(b, e); });
+                break;
+            case solve_biased:
+                s.colour_pass(
+                    st.arg, begin, end, [&](std::size_t q) { s.template wide_solve<true>(q, inv_h); },
+                    [&](std::size_t b, std::size_t e) { s.solve(inv_h, true, b, e); });
+                break;
+            case relax:
+                s.colour_pass(
+                    st.arg, begin, end, [&](std::size_t q) { s.template wide_solve<false>(q, inv_h); },
+                    [&](std::size_t b, std::size_t e) { s.solve(inv_h, false, b, e); });
+                break;
             case integrate_x: s.integrate_positions(h, begin, end); break;
             case restitute: s.restitution(base + begin, base + end); break;
             case store_stage: s.store(begin, end); break;
@@ -1305,6 +1772,12 @@ private:
     std::size_t colour_start_[colour_count + 2] = {};  // colour k's constraints: [start[k], start[k+1])
     std::vector<detail::Stage> stages_;       // the stages of a step
     unsigned workers_{1};                     // threads of this step
+    bool wide_{false};                        // this step solves its colours in wide rows
+    std::vector<Packet> packets_;             // the wide rows' packets, colour by colour
+    std::vector<Row> rows_;                   // their points
+    std::vector<std::uint32_t> singles_;      // per colour, the contacts not in a packet
+    std::size_t packet_start_[colour_count + 1] = {};  // colour k's packets: [start[k], start[k+1])
+    std::size_t single_start_[colour_count + 1] = {};  // colour k's single contacts
     S cache_h_{0};                            // the substep length the cached impulses are for
 };
 
