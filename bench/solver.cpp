@@ -24,12 +24,14 @@
 // shapes (with each engine's own collision skin), the rms speed and the fastest body. The program
 // exits 1 if impulse rests clearly worse than Box2D 2.4 on a scene.
 //
-// Threads: impulse float also runs with its contacts coloured (SolverSettings::colouring) on the
-// calling thread alone (no task system) and for each worker count of --threads (default: 2 up to the
+// Wide rows and threads: impulse float also runs with its contacts coloured (SolverSettings::colouring)
+// one at a time ("coloured", SolverSettings::wide off) and W at a time ("wide"), on the calling
+// thread alone (no task system), and wide for each worker count of --threads (default: 2 up to the
 // machine's hardware threads) through the examples' thread pool (examples/common/thread_pool.hpp, an
-// impulse::TaskSystem); the table gives each one's speed-up over the coloured one-thread run in the
-// same repetitions. The coloured runs compute the same bodies bit for bit whatever the worker count
-// (tests/scenes/test_threads.cpp); their quality rows show what the colour order changes.
+// impulse::TaskSystem). The tables give the wide run's speed-up over the coloured one and each worker
+// count's over the wide one-thread run, in the same repetitions. All of them compute the same bodies
+// bit for bit (tests/scenes/test_golden.cpp, test_threads.cpp); their quality rows show what the
+// colour order changes against the order given.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -133,10 +135,12 @@ void build(scenes::World<S, 2>& w, const bench::Scene& s, S skin)
 template <class S>
 class Impulse final : public bench::Engine {
 public:
-    explicit Impulse(const bench::Scene& s, bool colouring = false, unsigned workers = 0) : pool_(workers > 1 ? workers : 1)
+    explicit Impulse(const bench::Scene& s, bool colouring = false, bool wide = false, unsigned workers = 0)
+        : pool_(workers > 1 ? workers : 1)
     {
         build(w_, s, S(0));
         w_.solver.settings.colouring = colouring;
+        w_.solver.settings.wide = wide;
         if (workers > 1) w_.solver.tasks = &pool_;
     }
 
@@ -217,10 +221,11 @@ Case& prepare(const std::string& name, const bench::Scene& s)
         c.engines.push_back(std::move(x));
     };
     add("impulse float", std::make_unique<Impulse<float>>(s), 0);
-    if (!thread_counts.empty()) add("impulse float coloured", std::make_unique<Impulse<float>>(s, true), 0);
+    add("impulse float coloured", std::make_unique<Impulse<float>>(s, true, false), 0);
+    add("impulse float wide", std::make_unique<Impulse<float>>(s, true, true), 0);
     for (int t : thread_counts) {
-        const std::string name = "impulse float coloured x" + std::to_string(t);
-        add(name.c_str(), std::make_unique<Impulse<float>>(s, true, unsigned(t)), 0);
+        const std::string name = "impulse float wide x" + std::to_string(t);
+        add(name.c_str(), std::make_unique<Impulse<float>>(s, true, true, unsigned(t)), 0);
     }
     add("impulse double", std::make_unique<Impulse<double>>(s), 0);
     add("Box2D 2.4", bench::make_box2d24(s), s.boxes.empty() ? 0.0 : 0.01);  // b2_polygonRadius
@@ -348,26 +353,32 @@ bool print_table()
             }
         }
     }
-    // Threads: the speed-up of each worker count over the same solver on one thread, per repetition.
-    bool header = false;
-    for (auto& [scene, rows] : results()) {
-        const auto one = rows.find("impulse float coloured");
-        if (one == rows.end()) continue;
-        for (const auto& [name, r] : rows) {
-            if (name.rfind("impulse float coloured x", 0) != 0) continue;
-            if (!header) {
-                std::printf("\nThreads: impulse float coloured, its solver phase on the calling thread alone over its time\n"
-                            "on N workers (median over the repetitions [lowest-highest]):\n\n%-13s %-28s %s\n", "scene",
-                            "engine", "speed-up");
-                header = true;
+    // Wide rows and threads: speed-ups over a reference in the same repetitions.
+    auto speedups = [](const char* reference, const char* prefix, const char* title) {
+        bool header = false;
+        for (auto& [scene, rows] : results()) {
+            const auto ref = rows.find(reference);
+            if (ref == rows.end()) continue;
+            for (const auto& [name, r] : rows) {
+                if (name.rfind(prefix, 0) != 0 || name == reference) continue;
+                if (!header) {
+                    std::printf("\n%s\n\n%-13s %-28s %s\n", title, "scene", "engine", "speed-up");
+                    header = true;
+                }
+                std::vector<double> q;
+                for (std::size_t i = 0; i < r.ms.size() && i < ref->second.ms.size(); ++i) q.push_back(ref->second.ms[i] / r.ms[i]);
+                if (q.empty()) continue;
+                std::printf("%-13s %-28s %.2f [%.2f-%.2f]\n", scene.c_str(), name.c_str(), median(q),
+                            *std::min_element(q.begin(), q.end()), *std::max_element(q.begin(), q.end()));
             }
-            std::vector<double> q;
-            for (std::size_t i = 0; i < r.ms.size() && i < one->second.ms.size(); ++i) q.push_back(one->second.ms[i] / r.ms[i]);
-            if (q.empty()) continue;
-            std::printf("%-13s %-28s %.2f [%.2f-%.2f]\n", scene.c_str(), name.c_str(), median(q),
-                        *std::min_element(q.begin(), q.end()), *std::max_element(q.begin(), q.end()));
         }
-    }
+    };
+    speedups("impulse float coloured", "impulse float wide",
+             "Wide rows: impulse float coloured (one contact at a time) over impulse float wide (W at a time, the\n"
+             "same bodies bit for bit) and its worker counts (median over the repetitions [lowest-highest]):");
+    speedups("impulse float wide", "impulse float wide x",
+             "Threads: impulse float wide on the calling thread alone over its time on N workers (median over the\n"
+             "repetitions [lowest-highest]):");
     return comparable;
 }
 
