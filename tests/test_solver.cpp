@@ -919,9 +919,13 @@ TEMPLATE_TEST_CASE("wide rows give the scalar passes' result bit for bit", "[sol
             const Body<S, D>&a = scalar_world.bodies[i], &b = wide_world.bodies[i];
             bool ok = true;
             for (int k = 0; k < D; ++k) ok = ok && same_or_close(a.pose.p[k], b.pose.p[k]) && same_or_close(a.v[k], b.v[k]);
-            if constexpr (D == 2) ok = ok && same_or_close(a.omega, b.omega) && same_or_close(a.pose.q.c, b.pose.q.c);
-            else
+            if constexpr (D == 2) {
+                ok = ok && same_or_close(a.omega, b.omega) && same_or_close(a.pose.q.c, b.pose.q.c) &&
+                     same_or_close(a.pose.q.s, b.pose.q.s);
+            } else {
                 for (int k = 0; k < 3; ++k) ok = ok && same_or_close(a.omega[k], b.omega[k]);
+                for (int k = 0; k < 4; ++k) ok = ok && same_or_close(a.pose.q.coeffs()[k], b.pose.q.coeffs()[k]);
+            }
             CHECK(ok);
         }
         for (std::size_t m = 0; m < scalar_world.contacts.size(); ++m) {
