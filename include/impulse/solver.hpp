@@ -898,7 +898,6 @@ private:
         const Softness<S> soft = make_softness(hertz, settings.contact_damping_ratio, h);
         const Softness<S> stiff = make_softness(settings.static_hertz_scale * hertz, settings.contact_damping_ratio, h);
         const S scale = cache_h_ > S(0) ? h / cache_h_ : S(1);  // impulses per substep: rescale to this h
-        std::size_t cursor = 0;  // where the last warm-start lookup ended
         for (std::size_t ci = begin; ci < end; ++ci) {
             const Manifold<S, D>& mf = manifolds[order_[ci]];
             Constraint c;
@@ -941,7 +940,7 @@ private:
                 p.feature = mp.feature;
                 points_[c.first + std::size_t(i)] = p;
             }
-            if (settings.warm_start) find_warm_start(c, mf, scale, cursor);
+            if (settings.warm_start) find_warm_start(c, mf, scale, point_first_[order_[ci]]);
             constraints_[ci] = c;
         }
     }
@@ -1016,7 +1015,9 @@ private:
         return r;
     }
 
-    void find_warm_start(Constraint& c, const Manifold<S, D>& mf, S scale, std::size_t& cursor) noexcept
+    // `guess`: where the manifold's first point would be in the cache if the manifolds came in the
+    // same order as last step (its first point in the order given).
+    void find_warm_start(Constraint& c, const Manifold<S, D>& mf, S scale, std::size_t guess) noexcept
     {
         for (int i = 0; i < c.count; ++i) {
             Point& p = points_[c.first + std::size_t(i)];
@@ -1024,7 +1025,7 @@ private:
             Cached probe;
             probe.key = c.key;
             probe.feature = feature;
-            const Cached* hit = lookup(probe, cursor);
+            const Cached* hit = lookup(probe, guess + std::size_t(i));
             if (!hit) continue;
             IMPULSE_ASSERT(hit->fingerprint_a == c.fingerprint_a && hit->fingerprint_b == c.fingerprint_b,
                            "a warm-start key matched a pair of other bodies: call reset() after reordering the "
@@ -1051,24 +1052,38 @@ private:
         }
     }
 
-    // The cached point with probe's key and feature, or null. The cache is sorted; the contacts of a
-    // colour usually come in the same order as last step, so the search gallops forward from the
-    // last hit (`cursor`, one per block of work).
-    const Cached* lookup(const Cached& probe, std::size_t& cursor) const noexcept
+    // The cached point with probe's key and feature, or null. The cache is sorted, and in the order
+    // the points were given last step (a narrow phase that reports its pairs sorted by key does
+    // both): while the contacts stay the same, a point is where `guess` says, its place in the order
+    // given this step; otherwise the search gallops from there, forward or back, to it.
+    const Cached* lookup(const Cached& probe, std::size_t guess) const noexcept
     {
         const std::size_t n = cache_.size();
         if (n == 0) return nullptr;
-        // Every entry below the cursor must be below the probe; when the probe goes back, start over.
-        if (cursor > n || (cursor > 0 && !(cache_[cursor - 1] < probe))) cursor = 0;
-        std::size_t lo = cursor, hi = cursor, stride = 1;
-        while (hi < n && cache_[hi] < probe) {
-            lo = hi + 1;
-            hi = lo + stride;
-            stride *= 2;
+        const std::size_t g = guess < n ? guess : n - 1;
+        if (cache_[g].key == probe.key && cache_[g].feature == probe.feature) return &cache_[g];
+        // [lo, hi] holds the first entry not below the probe (hi = n: none is).
+        std::size_t lo, hi, stride = 1;
+        if (cache_[g] < probe) {
+            lo = g + 1;
+            hi = lo;
+            while (hi < n && cache_[hi] < probe) {
+                lo = hi + 1;
+                hi = lo + stride;
+                stride *= 2;
+            }
+            if (hi > n) hi = n;
+        } else {
+            hi = g;
+            lo = g;
+            while (lo > 0 && !(cache_[lo - 1] < probe)) {
+                hi = lo - 1;
+                lo = hi > stride ? hi - stride : 0;
+                stride *= 2;
+            }
         }
-        if (hi > n) hi = n;
-        const auto it = std::lower_bound(cache_.begin() + std::ptrdiff_t(lo), cache_.begin() + std::ptrdiff_t(hi), probe);
-        cursor = std::size_t(it - cache_.begin());
+        const auto end = hi < n ? cache_.begin() + std::ptrdiff_t(hi) + 1 : cache_.end();
+        const auto it = std::lower_bound(cache_.begin() + std::ptrdiff_t(lo), end, probe);
         if (it == cache_.end() || it->key != probe.key || it->feature != probe.feature) return nullptr;
         return &*it;
     }
