@@ -1132,6 +1132,27 @@ private:
         if (size > cap) v *= cap / size;
     }
 
+    // Friction at a point or the rolling resistance of a contact: the impulse `acc` accumulated along
+    // `axes` kept within +-cap (2D: one axis) or on the disc |acc| <= cap (3D: both axes solved,
+    // then the vector clamped), driving each axis's speed to `target` (null: 0).
+    EIGEN_ALWAYS_INLINE static void bounded(const ContactAxis<S, D> (&axes)[D - 1], Vec<S, D - 1>& acc, const Vec<S, D - 1>* target,
+                        S cap, Motion<S, D>& A, Motion<S, D>& B) noexcept
+    {
+        S speed[D - 1];
+        for (int k = 0; k < D - 1; ++k) speed[k] = target ? axes[k].speed(A, B) - (*target)[k] : axes[k].speed(A, B);
+        if constexpr (D == 2) {
+            const S j = accumulate(acc[0], -axes[0].mass * speed[0], -cap, cap);
+            axes[0].apply(A, B, j);
+        } else {
+            const Vec<S, 2> old = acc;
+            Vec<S, 2> next(old[0] - axes[0].mass * speed[0], old[1] - axes[1].mass * speed[1]);
+            clamp_to_disc(next, cap);
+            acc = next;
+            axes[0].apply(A, B, next[0] - old[0]);
+            axes[1].apply(A, B, next[1] - old[1]);
+        }
+    }
+
     // One pass over every contact: the normal impulses (soft with `bias`, rigid without), then
     // friction within +-mu jn of each point, then rolling resistance.
     void solve(S inv_h, bool bias, std::size_t begin, std::size_t end) noexcept
@@ -1153,37 +1174,9 @@ private:
             }
             for (int i = 0; i < c.count; ++i) {
                 Point& p = points_[c.first + std::size_t(i)];
-                const S cap = p.mu * p.jn;
-                if constexpr (D == 2) {
-                    const S vt = p.t[0].speed(A, B) - c.tangent_speed[0];
-                    const S j = accumulate(p.jt[0], -p.t[0].mass * vt, -cap, cap);
-                    p.t[0].apply(A, B, j);
-                } else {
-                    // Both tangents, then the accumulated vector clamped to the disc |jt| <= cap.
-                    const Vec<S, 2> old = p.jt;
-                    Vec<S, 2> next(old[0] - p.t[0].mass * (p.t[0].speed(A, B) - c.tangent_speed[0]),
-                                   old[1] - p.t[1].mass * (p.t[1].speed(A, B) - c.tangent_speed[1]));
-                    clamp_to_disc(next, cap);
-                    p.jt = next;
-                    p.t[0].apply(A, B, next[0] - old[0]);
-                    p.t[1].apply(A, B, next[1] - old[1]);
-                }
+                bounded(p.t, p.jt, &c.tangent_speed, p.mu * p.jn, A, B);
             }
-            if (c.rolling_resistance > S(0)) {
-                const S cap = c.rolling_resistance * sum_jn;
-                if constexpr (D == 2) {
-                    const S j = accumulate(c.jr[0], -c.roll[0].mass * c.roll[0].speed(A, B), -cap, cap);
-                    c.roll[0].apply(A, B, j);
-                } else {
-                    const Vec<S, 2> old = c.jr;
-                    Vec<S, 2> next(old[0] - c.roll[0].mass * c.roll[0].speed(A, B),
-                                   old[1] - c.roll[1].mass * c.roll[1].speed(A, B));
-                    clamp_to_disc(next, cap);
-                    c.jr = next;
-                    c.roll[0].apply(A, B, next[0] - old[0]);
-                    c.roll[1].apply(A, B, next[1] - old[1]);
-                }
-            }
+            if (c.rolling_resistance > S(0)) bounded(c.roll, c.jr, nullptr, c.rolling_resistance * sum_jn, A, B);
             if (c.write_a) motion[c.a] = A;
             if (c.write_b) motion[c.b] = B;
         }
@@ -1471,48 +1464,47 @@ private:
         }
         for (int i = 0; i < pk.count; ++i) {
             Row& r = rows_[pk.point + std::size_t(i)];
-            const P cap = mul(r.mu, r.jn);
-            if constexpr (D == 2) {
-                const P vt = sub(r.t[0].speed(A, B), pk.tangent_speed[0]);
-                const P j = detail::wide_accumulate(r.jt[0], mul(neg(r.t[0].mass), vt), neg(cap), cap);
-                r.t[0].apply(A, B, j);
-            } else {
-                P next[2];
-                const P old[2] = {r.jt[0], r.jt[1]};
-                for (int k = 0; k < 2; ++k)
-                    next[k] = sub(old[k], mul(r.t[k].mass, sub(r.t[k].speed(A, B), pk.tangent_speed[k])));
-                clamp_to_disc(next, cap);
-                for (int k = 0; k < 2; ++k) {
-                    r.jt[k] = next[k];
-                    r.t[k].apply(A, B, sub(next[k], old[k]));
-                }
-            }
+            wide_bounded(r.t, r.jt, pk.tangent_speed, mul(r.mu, r.jn), A, B, nullptr);
         }
         if (pk.rolls) {
             // Lanes without rolling resistance are left exactly as the scalar pass leaves them.
             const auto rolls = lt(zero<P>(), pk.rolling_resistance);
             const WideMotion_t A0 = A, B0 = B;
-            const P cap = mul(pk.rolling_resistance, sum_jn);
-            if constexpr (D == 2) {
-                P jr = pk.jr[0];
-                const P j = detail::wide_accumulate(jr, mul(neg(pk.roll[0].mass), pk.roll[0].speed(A, B)), neg(cap), cap);
-                pk.roll[0].apply(A, B, j);
-                pk.jr[0] = select(rolls, jr, pk.jr[0]);
-            } else {
-                P next[2];
-                const P old[2] = {pk.jr[0], pk.jr[1]};
-                for (int k = 0; k < 2; ++k) next[k] = sub(old[k], mul(pk.roll[k].mass, pk.roll[k].speed(A, B)));
-                clamp_to_disc(next, cap);
-                for (int k = 0; k < 2; ++k) {
-                    pk.jr[k] = select(rolls, next[k], old[k]);
-                    pk.roll[k].apply(A, B, sub(next[k], old[k]));
-                }
-            }
+            wide_bounded(pk.roll, pk.jr, nullptr, mul(pk.rolling_resistance, sum_jn), A, B, rolls);
             select_motion(rolls, A, A0);
             select_motion(rolls, B, B0);
         }
         scatter(pk.a, pk.write_a, A);
         scatter(pk.b, pk.write_b, B);
+    }
+
+    // bounded() on every lane; the lanes of acc written are those `keep` selects (nullptr: all).
+    template <class Keep>
+    EIGEN_ALWAYS_INLINE static void wide_bounded(const WideAxis_t (&axes)[D - 1], P (&acc)[D - 1], const P* target, const P& cap,
+                             WideMotion_t& A, WideMotion_t& B, const Keep& keep) noexcept
+    {
+        using namespace detail::simd;
+        auto write = [&](int k, const P& next) {
+            if constexpr (std::is_same_v<Keep, std::nullptr_t>) acc[k] = next;
+            else acc[k] = select(keep, next, acc[k]);
+        };
+        P speed[D - 1];
+        for (int k = 0; k < D - 1; ++k) speed[k] = target ? sub(axes[k].speed(A, B), target[k]) : axes[k].speed(A, B);
+        if constexpr (D == 2) {
+            P next = acc[0];
+            const P j = detail::wide_accumulate(next, mul(neg(axes[0].mass), speed[0]), neg(cap), cap);
+            axes[0].apply(A, B, j);
+            write(0, next);
+        } else {
+            const P old[2] = {acc[0], acc[1]};
+            P next[2];
+            for (int k = 0; k < 2; ++k) next[k] = sub(old[k], mul(axes[k].mass, speed[k]));
+            clamp_to_disc(next, cap);
+            for (int k = 0; k < 2; ++k) {
+                write(k, next[k]);
+                axes[k].apply(A, B, sub(next[k], old[k]));
+            }
+        }
     }
 
     template <class M>
