@@ -1232,24 +1232,34 @@ private:
         for (int l = 0; l < W; ++l) f(l, v[l]);
     }
 
+    // A ContactAxis read as its scalars in order (d, armA, armB, spinA, spinB, mass), as WideAxis
+    // holds them: D + 4 A + 1 of them, then at most the padding of an aligned Eigen vector.
+    static constexpr int axis_scalars = D + 4 * detail::angular_size<D> + 1;
+    static_assert(sizeof(ContactAxis<S, D>) >= axis_scalars * sizeof(S) &&
+                      sizeof(ContactAxis<S, D>) <= (axis_scalars + 1) * sizeof(S),
+                  "a ContactAxis is its scalars (and tail padding)");
+
     template <class F>
     static void pack_axis(WideAxis_t& w, F&& axis) noexcept  // lane l from the ContactAxis axis(l)
     {
-        for (int k = 0; k < D; ++k) w.d[k] = lanes_of([&](int l) { return axis(l).d[k]; });
-        if constexpr (D == 2) {
-            w.armA[0] = lanes_of([&](int l) { return axis(l).armA; });
-            w.armB[0] = lanes_of([&](int l) { return axis(l).armB; });
-            w.spinA[0] = lanes_of([&](int l) { return axis(l).spinA; });
-            w.spinB[0] = lanes_of([&](int l) { return axis(l).spinB; });
-        } else {
-            for (int k = 0; k < 3; ++k) {
-                w.armA[k] = lanes_of([&](int l) { return axis(l).armA[k]; });
-                w.armB[k] = lanes_of([&](int l) { return axis(l).armB[k]; });
-                w.spinA[k] = lanes_of([&](int l) { return axis(l).spinA[k]; });
-                w.spinB[k] = lanes_of([&](int l) { return axis(l).spinB[k]; });
-            }
+        // Four scalars of every lane at a time through a transpose (the last four overlap the
+        // ones before when the count is not a multiple of four).
+        constexpr int K = axis_scalars;
+        static_assert(K >= 4, "an axis has at least four scalars");
+        P x[K];
+        const S* row[W];
+        P four[4];
+        for (int k = 0; k < K; k += 4) {
+            const int at = k + 4 <= K ? k : K - 4;
+            for (int l = 0; l < W; ++l) row[l] = reinterpret_cast<const S*>(&axis(l)) + at;
+            detail::simd::Rows4<P>::gather(row, four);
+            for (int i = 0; i < 4; ++i) x[at + i] = four[i];
         }
-        w.mass = lanes_of([&](int l) { return axis(l).mass; });
+        int at = 0;
+        for (int k = 0; k < D; ++k) w.d[k] = x[at++];
+        for (P* part : {w.armA, w.armB, w.spinA, w.spinB})
+            for (int k = 0; k < detail::angular_size<D>; ++k) part[k] = x[at++];
+        w.mass = x[at];
     }
 
     // Packets [begin, end) from their constraints and points (after build).
