@@ -13,8 +13,10 @@
 //   pit N      build_cube_pit: N cubes on a lattice, turned at random, dropped into a pit whose
 //              width grows with N (20 m for 5000: the pile about 12 m deep), four walls round it.
 // Both engines: gravity 9.81, 1/60 s steps, float, sleeping off. impulse: Solver at its
-// defaults (4 substeps, soft contacts, relax, warm starting), contacts from collide3d.hpp over the
-// scenes' grid. Bullet: btSequentialImpulseConstraintSolver at its defaults (10 iterations, split
+// defaults (4 substeps, soft contacts, relax, warm starting; the contacts in the order given, one
+// at a time), then coloured (settings.colouring, one contact at a time) and coloured in wide rows
+// (settings.colouring and settings.wide: W contacts at once), each on its own copy of the scene,
+// contacts from collide3d.hpp over the scenes' grid. Bullet: btSequentialImpulseConstraintSolver at its defaults (10 iterations, split
 // impulse on), its own collision pipeline (bench/bullet/bullet.cpp).
 //
 // What is timed is the solver phase: impulse's Solver::step (gravity, warm start, solve, integrate,
@@ -46,9 +48,11 @@ using S = float;
 class Impulse final : public bench3d::Engine {
 public:
     template <class Build>
-    explicit Impulse(Build&& build)
+    Impulse(Build&& build, bool colouring, bool wide)
     {
         build(w_);
+        w_.solver.settings.colouring = colouring;
+        w_.solver.settings.wide = wide;
     }
 
     double step() override
@@ -168,11 +172,12 @@ int main(int argc, char** argv)
     for (int b : walls) cases.push_back({"wall " + std::to_string(b) + " (" + std::to_string(b * (b + 1) / 2) + " cubes)", b, 1});
     for (int n : pits) cases.push_back({"pit of " + std::to_string(n) + " cubes", n, 2});
     for (const Case& c : cases) {
-        Impulse imp([&](scenes::World<S, 3>& w) {
+        auto build = [&](scenes::World<S, 3>& w) {
             if (c.kind == 1) scenes::build_cube_wall(w, c.base);
             else if (c.kind == 2) scenes::build_cube_pit(w, c.base, pit_width(c.base));
             else scenes::build_cube_pyramid(w, c.base);
-        });
+        };
+        Impulse imp(build, false, false), coloured(build, true, false), wide(build, true, true);
         bench3d::Scene scene;
         if (c.kind == 2) scene.pit = double(pit_width(c.base));
         const auto& w = imp.world();
@@ -182,16 +187,17 @@ int main(int argc, char** argv)
                                    {double(q.x()), double(q.y()), double(q.z()), double(q.w())}});
         }
         std::unique_ptr<bench3d::Engine> bullet = bench3d::make_bullet(scene);
-        bench3d::Engine* engines[2] = {&imp, bullet.get()};
-        const char* names[2] = {"impulse", "Bullet"};
+        constexpr int count = 4, bullet_at = 3;
+        bench3d::Engine* engines[count] = {&imp, &coloured, &wide, bullet.get()};
+        const char* names[count] = {"impulse", "impulse coloured", "impulse wide", "Bullet"};
         for (int s = 0; s < settle; ++s)
             for (bench3d::Engine* e : engines) e->step();
-        std::vector<double> times[2];
-        double rms2[2] = {0, 0};
-        Measured m[2];
+        std::vector<double> times[count];
+        double rms2[count] = {};
+        Measured m[count];
         std::vector<bench3d::BodyState> st;
         for (int s = 0; s < steps; ++s) {
-            for (int e = 0; e < 2; ++e) {
+            for (int e = 0; e < count; ++e) {
                 times[e].push_back(engines[e]->step());
                 engines[e]->state(st);
                 double sum = 0;
@@ -203,7 +209,7 @@ int main(int argc, char** argv)
                 rms2[e] += sum / double(st.size());
             }
         }
-        for (int e = 0; e < 2; ++e) {
+        for (int e = 0; e < count; ++e) {
             m[e].median = median(times[e]);
             m[e].rms = std::sqrt(rms2[e] / steps);
             engines[e]->state(st);
@@ -211,7 +217,13 @@ int main(int argc, char** argv)
             std::printf("| %s | %s | %.3f ms | %.2e m/s | %.2e m/s | %.4f m |\n", c.name.c_str(), names[e],
                         1e3 * m[e].median, m[e].rms, m[e].fastest, m[e].overlap);
         }
-        std::printf("| | impulse / Bullet | %.2f | %.3g | | |\n", m[0].median / m[1].median, m[0].rms / m[1].rms);
+        for (int e = 0; e < bullet_at; ++e)
+            std::printf("| | %s / Bullet | %.2f | %.3g | | |\n", names[e], m[e].median / m[bullet_at].median,
+                        m[e].rms / m[bullet_at].rms);
+        // The wide rows against the same solver one contact at a time, step by step.
+        std::vector<double> ratio(times[1].size());
+        for (std::size_t s = 0; s < ratio.size(); ++s) ratio[s] = times[1][s] / times[2][s];
+        std::printf("| | coloured / wide, per step | %.2f | | | |\n", median(ratio));
         std::fflush(stdout);
     }
     return 0;
