@@ -554,6 +554,7 @@ private:
         bool sticking{true};
         S fingerprint_a{0}, fingerprint_b{0};
         bool operator<(const Cached& o) const noexcept { return key != o.key ? key < o.key : feature < o.feature; }
+        bool same_point(const Cached& o) const noexcept { return key == o.key && feature == o.feature; }
     };
 
     static bool report(const Violation& v) noexcept
@@ -1061,7 +1062,7 @@ private:
         const std::size_t n = cache_.size();
         if (n == 0) return nullptr;
         const std::size_t g = guess < n ? guess : n - 1;
-        if (cache_[g].key == probe.key && cache_[g].feature == probe.feature) return &cache_[g];
+        if (cache_[g].same_point(probe)) return &cache_[g];
         // [lo, hi] holds the first entry not below the probe (hi = n: none is).
         std::size_t lo, hi, stride = 1;
         if (cache_[g] < probe) {
@@ -1084,7 +1085,7 @@ private:
         }
         const auto end = hi < n ? cache_.begin() + std::ptrdiff_t(hi) + 1 : cache_.end();
         const auto it = std::lower_bound(cache_.begin() + std::ptrdiff_t(lo), end, probe);
-        if (it == cache_.end() || it->key != probe.key || it->feature != probe.feature) return nullptr;
+        if (it == cache_.end() || !it->same_point(probe)) return nullptr;
         return &*it;
     }
 
