@@ -220,6 +220,10 @@ TEST_CASE("625 circles started overlapping: no body ever faster than 5 m/s, no p
 // their bounds (the 400:1 boxes sink 2.09 cm, a recovering pair separates at 4.0 m/s, the confined
 // circles at 3.99 m/s). Cleared as causes: Box2D v3's choice of reference face, collide_polygons'
 // one-point vertex-vertex case, contact recycling and the approach speed in the speculative distance.
+// Convergence decides it as much as order: rerun at the ten leans 24.5 + k/6 deg with the solver as
+// it is now, in the sorted order, it holds at 1 of them with one relaxing pass per substep (coloured:
+// 1), at 8 with two (7) and at 8 with three (8); a second pass is not the default because the 20-box
+// stack then leaves its column (docs/solver.md).
 TEST_CASE("the card house stands for 10 s at 4 substeps: the top cards within 5 cm of their start",
           "[scenes][suite][cards][!mayfail]")
 {
