@@ -233,6 +233,9 @@ TEST_CASE("Solver::step checks every contract resolve checks, and validate finds
         {"contact_hertz", none, -1, none, [](Balls& w) { w.solver.settings.contact_hertz = 0; }},
         {"contact_hertz", none, -1, none, [](Balls& w) { w.solver.settings.contact_damping_ratio = -1; }},
         {"max_linear_speed", none, -1, none, [](Balls& w) { w.solver.settings.max_linear_speed = 0; }},
+        {"manifold_iterations", none, -1, none, [](Balls& w) { w.solver.settings.manifold_iterations = 0; }},
+        {"manifold_tolerance", none, -1, none, [](Balls& w) { w.solver.settings.manifold_tolerance = -0.01; }},
+        {"manifold_tolerance", none, -1, none, [](Balls& w) { w.solver.settings.manifold_tolerance = std::nan(""); }},
         {"gravity", none, -1, none, [](Balls& w) { w.solver.settings.gravity.y() = std::nan(""); }},
     };
     for (const Case& c : cases) {

@@ -52,8 +52,9 @@ struct RecycleTolerance {
     /// Largest change of B's centre seen from A (in A's axes), m. Default 2 mm: a tenth of the
     /// speculative distance (2 cm), so a point the kept manifold lacks cannot come unnoticed from
     /// beyond the speculative reach; measured on the scenes' stack of 20 unit boxes (docs/solver.md,
-    /// "Tall stacks"): 2 mm holds the column within 6 mm of its line and below 1 cm/s at 10 s, 5 mm
-    /// lets it sway at 1.1 cm/s. (Box2D v3 allows 5 cm with its extent-weighted turn.)
+    /// "Tall stacks"): 2 mm and 5 mm both hold the column within 0.4 mm of its line (with one pass per
+    /// manifold, `SolverSettings::manifold_iterations` = 1, 2 mm held it within 6 mm and 5 mm let it
+    /// sway at 1.1 cm/s). (Box2D v3 allows 5 cm with its extent-weighted turn.)
     S distance = S(0.002);
     /// Largest turn, rad, of B relative to A (and, in `KeepFrame::world`, of either body in the
     /// world). Default 0.004 rad: a point 0.5 m from the centre (a 1 m box's face) moves 2 mm, the

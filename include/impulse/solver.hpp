@@ -15,7 +15,8 @@
 ///       solve             each contact with a soft bias: overlap pushed apart as a mass-spring-damper
 ///                         (contact_hertz, contact_damping_ratio, at most push_out_speed), a gap closed
 ///                         no faster than it can within the substep (speculative points), friction
-///                         within +-mu jn, rolling resistance
+///                         within +-mu jn (a manifold of several points passed over again while its
+///                         last pass changed a speed: manifold_iterations), rolling resistance
 ///       integrate x       p += h v,  q turned by h omega                 (the pose change since prepare)
 ///       relax             each contact again without the bias: the push leaves no speed behind
 ///     restitution         bounce e * (approach speed at prepare), for approaches above the threshold
@@ -194,6 +195,21 @@ struct SolverSettings {
     /// that cannot turn) are skipped. No effect in 2D.
     bool gyroscopic{true};
     int relax_iterations{1};  ///< passes without bias per substep (>= 0)
+    /// Passes over one manifold's own points within each soft and relaxing pass, for manifolds of
+    /// two or more points (>= 1): its normal impulses, then its friction, again while the last of
+    /// them changed the speed at one of its points by more than `manifold_tolerance`. One pass
+    /// leaves a landing box turning: its points are solved one after the other, and the friction
+    /// solved after them tips it with nothing left in the pass to level it; the manifold solved to
+    /// its own end in the pass lands it flat (docs/solver.md, measured). A one-point manifold gets
+    /// one pass: it has no second point to share the load with (a ball's friction does not change
+    /// its normal speed at all). 1: one pass, as Box2D v3 does. Six passes land a cube flat in 3D,
+    /// where four points share the load (three leave it lifting off at 7 cm/s).
+    int manifold_iterations{6};
+    /// m/s: a manifold's pass that changes no point's speed (normal or friction) by more than this
+    /// is its last (`manifold_iterations`). Resting contacts, warm started, stop after one pass, so
+    /// the repeated passes cost little beyond impacts and changes (>= 0; 0: every pass that changes
+    /// anything is followed by another, up to `manifold_iterations`).
+    S manifold_tolerance{S(0.01)};
     /// Solve the contacts colour by colour (Solver::colour), so that a task system's threads can
     /// share every pass over them, instead of in the order given, on one thread. The order changes
     /// the results (Gauss-Seidel converges differently), within the solver's tolerances but not bit
@@ -245,7 +261,8 @@ bool all_finite(const S* x, int n) noexcept
 
 /// Checks the input of `Solver::step(bodies, manifolds, count, dt)` with `settings` against the
 /// solver's contract and returns the first rule broken, with where (docs/solver.md lists the rules):
-///   - the step: dt > 0 and finite (and dt / substeps and its inverse too); substeps >= 1, relax_iterations >= 0, gravity finite,
+///   - the step: dt > 0 and finite (and dt / substeps and its inverse too); substeps >= 1, relax_iterations >= 0,
+///     manifold_iterations >= 1, manifold_tolerance >= 0 (may be infinite), gravity finite,
 ///     contact_hertz > 0, contact_damping_ratio >= 0, static_hertz_scale > 0 (all finite),
 ///     push_out_speed >= 0, max_linear_speed > 0 (either may be infinite);
 ///   - every body: the required fields present; inverse mass and inverse inertia finite and >= 0;
@@ -283,6 +300,8 @@ Violation validate(const BodyView<S, D>& bodies, const Manifold<S, D>* manifolds
         return fail("the time step is too short for the scalar: dt / substeps and its inverse must be finite and positive",
                     none, -1, none);
     if (settings.relax_iterations < 0) return fail("settings.relax_iterations must be >= 0", none, -1, none);
+    if (settings.manifold_iterations < 1 || !(settings.manifold_tolerance >= S(0)))
+        return fail("settings: manifold_iterations must be at least 1 and manifold_tolerance >= 0", none, -1, none);
     if (!all_finite(settings.gravity.data(), D)) return fail("settings.gravity must be finite", none, -1, none);
     if (!(settings.contact_hertz > S(0)) || !(settings.contact_hertz < inf) ||
         !finite_at_least(settings.contact_damping_ratio, S(0)) || !(settings.static_hertz_scale > S(0)) ||
@@ -1136,48 +1155,64 @@ private:
     // Friction at a point or the rolling resistance of a contact: the impulse `acc` accumulated along
     // `axes` kept within +-cap (2D: one axis) or on the disc |acc| <= cap (3D: both axes solved,
     // then the vector clamped), driving each axis's speed to `target` (null: 0).
-    EIGEN_ALWAYS_INLINE static void bounded(const ContactAxis<S, D> (&axes)[D - 1], Vec<S, D - 1>& acc, const Vec<S, D - 1>* target,
-                        S cap, Motion<S, D>& A, Motion<S, D>& B) noexcept
+    // Returns whether the impulse along some axis changed its speed by more than `tolerance`
+    // (|dj| > tolerance m, m its effective mass).
+    EIGEN_ALWAYS_INLINE static bool bounded(const ContactAxis<S, D> (&axes)[D - 1], Vec<S, D - 1>& acc, const Vec<S, D - 1>* target,
+                        S cap, Motion<S, D>& A, Motion<S, D>& B, S tolerance) noexcept
     {
         S speed[D - 1];
         for (int k = 0; k < D - 1; ++k) speed[k] = target ? axes[k].speed(A, B) - (*target)[k] : axes[k].speed(A, B);
         if constexpr (D == 2) {
             const S j = accumulate(acc[0], -axes[0].mass * speed[0], -cap, cap);
             axes[0].apply(A, B, j);
+            return tolerance * axes[0].mass < std::abs(j);
         } else {
             const Vec<S, 2> old = acc;
             Vec<S, 2> next(old[0] - axes[0].mass * speed[0], old[1] - axes[1].mass * speed[1]);
             clamp_to_disc(next, cap);
             acc = next;
-            axes[0].apply(A, B, next[0] - old[0]);
-            axes[1].apply(A, B, next[1] - old[1]);
+            const S j0 = next[0] - old[0], j1 = next[1] - old[1];
+            axes[0].apply(A, B, j0);
+            axes[1].apply(A, B, j1);
+            return tolerance * axes[0].mass < std::abs(j0) || tolerance * axes[1].mass < std::abs(j1);
         }
     }
 
     // One pass over every contact: the normal impulses (soft with `bias`, rigid without), then
-    // friction within +-mu jn of each point, then rolling resistance.
+    // friction within +-mu jn of each point, both again for a manifold of several points while they
+    // change its speeds (settings.manifold_iterations), then rolling resistance.
     void solve(S inv_h, bool bias, std::size_t begin, std::size_t end) noexcept
     {
         Motion<S, D>* const motion = motion_.data();
         const S push_out = settings.push_out_speed;
+        const S tolerance = settings.manifold_tolerance;
         for (std::size_t ci = begin; ci < end; ++ci) {
             Constraint& c = constraints_[ci];
             Motion<S, D> A = motion[c.a], B = motion[c.b];
-            S sum_jn{0};
-            for (int i = 0; i < c.count; ++i) {
-                Point& p = points_[c.first + std::size_t(i)];
-                const S s = separation(c, p);
-                const S vn = p.n.speed(A, B);
-                const S j = soft_normal(p.jn, vn, s, p.n.mass, inv_h, c.soft, push_out, bias);
-                p.n.apply(A, B, j);
-                p.total += j;
-                sum_jn += p.jn;
+            Point* const points = &points_[c.first];
+            const int passes = c.count > 1 && settings.manifold_iterations > 1 ? settings.manifold_iterations : 1;
+            for (int pass = 0; pass < passes; ++pass) {
+                bool moved = false;
+                for (int i = 0; i < c.count; ++i) {
+                    Point& p = points[i];
+                    const S s = separation(c, p);
+                    const S vn = p.n.speed(A, B);
+                    const S j = soft_normal(p.jn, vn, s, p.n.mass, inv_h, c.soft, push_out, bias);
+                    p.n.apply(A, B, j);
+                    p.total += j;
+                    moved = moved || tolerance * p.n.mass < std::abs(j);
+                }
+                for (int i = 0; i < c.count; ++i) {
+                    Point& p = points[i];
+                    moved = bounded(p.t, p.jt, &c.tangent_speed, p.mu * p.jn, A, B, tolerance) || moved;
+                }
+                if (!moved) break;
             }
-            for (int i = 0; i < c.count; ++i) {
-                Point& p = points_[c.first + std::size_t(i)];
-                bounded(p.t, p.jt, &c.tangent_speed, p.mu * p.jn, A, B);
+            if (c.rolling_resistance > S(0)) {
+                S sum_jn{0};
+                for (int i = 0; i < c.count; ++i) sum_jn += points[i].jn;
+                bounded(c.roll, c.jr, nullptr, c.rolling_resistance * sum_jn, A, B, tolerance);
             }
-            if (c.rolling_resistance > S(0)) bounded(c.roll, c.jr, nullptr, c.rolling_resistance * sum_jn, A, B);
             if (c.write_a) motion[c.a] = A;
             if (c.write_b) motion[c.b] = B;
         }
@@ -1462,26 +1497,38 @@ private:
         gather(pk.a, da);
         gather(pk.b, db);
         const P inv_h_w = broadcast<P>(inv_h), neg_push_out = neg(broadcast<P>(settings.push_out_speed));
-        P sum_jn = zero<P>();
-        for (int i = 0; i < pk.count; ++i) {
-            Row& r = rows_[pk.point + std::size_t(i)];
-            const P s = separation(pk, r, da, db);
-            const P vn = r.n.speed(A, B);
-            const P j = detail::wide_soft_normal<Bias>(r.jn, vn, s, r.n.mass, inv_h_w, pk.bias_rate, pk.mass_scale,
-                                                       pk.impulse_scale, neg_push_out);
-            r.n.apply(A, B, j);
-            r.total = add(r.total, j);
-            sum_jn = add(sum_jn, r.jn);
-        }
-        for (int i = 0; i < pk.count; ++i) {
-            Row& r = rows_[pk.point + std::size_t(i)];
-            wide_bounded(r.t, r.jt, pk.tangent_speed, mul(r.mu, r.jn), A, B, nullptr);
+        const P tolerance = broadcast<P>(settings.manifold_tolerance);
+        Row* const rows = &rows_[pk.point];
+        // The scalar pass's repeated passes over a manifold, lane by lane: a lane whose last pass
+        // moved nothing is done, and a later pass's results are kept only on the lanes still going.
+        auto moved = wide_manifold_pass<Bias>(pk, rows, A, B, da, db, inv_h_w, neg_push_out, tolerance);
+        const int passes = pk.count > 1 ? settings.manifold_iterations : 1;
+        for (int pass = 1; pass < passes && any(moved); ++pass) {
+            constexpr int most = Manifold<S, D>::max_points;
+            const WideMotion_t A0 = A, B0 = B;
+            P jn[most], total[most], jt[most][D - 1];
+            for (int i = 0; i < pk.count; ++i) {
+                jn[i] = rows[i].jn;
+                total[i] = rows[i].total;
+                for (int k = 0; k < D - 1; ++k) jt[i][k] = rows[i].jt[k];
+            }
+            const auto again = wide_manifold_pass<Bias>(pk, rows, A, B, da, db, inv_h_w, neg_push_out, tolerance);
+            select_motion(moved, A, A0);
+            select_motion(moved, B, B0);
+            for (int i = 0; i < pk.count; ++i) {
+                rows[i].jn = select(moved, rows[i].jn, jn[i]);
+                rows[i].total = select(moved, rows[i].total, total[i]);
+                for (int k = 0; k < D - 1; ++k) rows[i].jt[k] = select(moved, rows[i].jt[k], jt[i][k]);
+            }
+            moved = mask_and(moved, again);
         }
         if (pk.rolls) {
             // Lanes without rolling resistance are left exactly as the scalar pass leaves them.
+            P sum_jn = zero<P>();
+            for (int i = 0; i < pk.count; ++i) sum_jn = add(sum_jn, rows[i].jn);
             const auto rolls = lt(zero<P>(), pk.rolling_resistance);
             const WideMotion_t A0 = A, B0 = B;
-            wide_bounded(pk.roll, pk.jr, nullptr, mul(pk.rolling_resistance, sum_jn), A, B, rolls);
+            wide_bounded(pk.roll, pk.jr, nullptr, mul(pk.rolling_resistance, sum_jn), A, B, rolls, tolerance);
             select_motion(rolls, A, A0);
             select_motion(rolls, B, B0);
         }
@@ -1489,10 +1536,37 @@ private:
         scatter(pk.b, pk.write_b, B);
     }
 
+    // One pass over the normal impulses, then the friction of the packet's rows; the lanes where
+    // some impulse changed a speed by more than the tolerance.
+    template <bool Bias>
+    EIGEN_ALWAYS_INLINE static detail::simd::Mask<P> wide_manifold_pass(const Packet& pk, Row* rows, WideMotion_t& A, WideMotion_t& B,
+                                                     const WidePose& da, const WidePose& db, const P& inv_h,
+                                                     const P& neg_push_out, const P& tolerance) noexcept
+    {
+        using namespace detail::simd;
+        auto moved = lt(zero<P>(), zero<P>());  // no lane
+        for (int i = 0; i < pk.count; ++i) {
+            Row& r = rows[i];
+            const P s = separation(pk, r, da, db);
+            const P vn = r.n.speed(A, B);
+            const P j = detail::wide_soft_normal<Bias>(r.jn, vn, s, r.n.mass, inv_h, pk.bias_rate, pk.mass_scale,
+                                                       pk.impulse_scale, neg_push_out);
+            r.n.apply(A, B, j);
+            r.total = add(r.total, j);
+            moved = mask_or(moved, lt(mul(tolerance, r.n.mass), abs(j)));
+        }
+        for (int i = 0; i < pk.count; ++i) {
+            Row& r = rows[i];
+            moved = mask_or(moved, wide_bounded(r.t, r.jt, pk.tangent_speed, mul(r.mu, r.jn), A, B, nullptr, tolerance));
+        }
+        return moved;
+    }
+
     // bounded() on every lane; the lanes of acc written are those `keep` selects (nullptr: all).
+    // Returns the lanes where an impulse changed a speed by more than `tolerance`.
     template <class Keep>
-    EIGEN_ALWAYS_INLINE static void wide_bounded(const WideAxis_t (&axes)[D - 1], P (&acc)[D - 1], const P* target, const P& cap,
-                             WideMotion_t& A, WideMotion_t& B, const Keep& keep) noexcept
+    EIGEN_ALWAYS_INLINE static detail::simd::Mask<P> wide_bounded(const WideAxis_t (&axes)[D - 1], P (&acc)[D - 1], const P* target, const P& cap,
+                             WideMotion_t& A, WideMotion_t& B, const Keep& keep, const P& tolerance) noexcept
     {
         using namespace detail::simd;
         auto write = [&](int k, const P& next) {
@@ -1506,15 +1580,20 @@ private:
             const P j = detail::wide_accumulate(next, mul(neg(axes[0].mass), speed[0]), neg(cap), cap);
             axes[0].apply(A, B, j);
             write(0, next);
+            return lt(mul(tolerance, axes[0].mass), abs(j));
         } else {
             const P old[2] = {acc[0], acc[1]};
             P next[2];
             for (int k = 0; k < 2; ++k) next[k] = sub(old[k], mul(axes[k].mass, speed[k]));
             clamp_to_disc(next, cap);
+            auto moved = lt(zero<P>(), zero<P>());
             for (int k = 0; k < 2; ++k) {
                 write(k, next[k]);
-                axes[k].apply(A, B, sub(next[k], old[k]));
+                const P j = sub(next[k], old[k]);
+                axes[k].apply(A, B, j);
+                moved = mask_or(moved, lt(mul(tolerance, axes[k].mass), abs(j)));
             }
+            return moved;
         }
     }
 
