@@ -31,7 +31,9 @@
 // impulse::TaskSystem). The tables give the wide run's speed-up over the coloured one and each worker
 // count's over the wide one-thread run, in the same repetitions. All of them compute the same bodies
 // bit for bit (tests/scenes/test_golden.cpp, test_threads.cpp); their quality rows show what the
-// colour order changes against the order given.
+// colour order changes against the order given. On the pyramid impulse float also runs with one
+// pass over each manifold's points per solve ("one pass", SolverSettings::manifold_iterations = 1):
+// what the default's repeated passes over a manifold cost and what they give.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -135,12 +137,14 @@ void build(scenes::World<S, 2>& w, const bench::Scene& s, S skin)
 template <class S>
 class Impulse final : public bench::Engine {
 public:
-    explicit Impulse(const bench::Scene& s, bool colouring = false, bool wide = false, unsigned workers = 0)
+    /// `passes`: settings.manifold_iterations (0: the default).
+    explicit Impulse(const bench::Scene& s, bool colouring = false, bool wide = false, unsigned workers = 0, int passes = 0)
         : pool_(workers > 1 ? workers : 1)
     {
         build(w_, s, S(0));
         w_.solver.settings.colouring = colouring;
         w_.solver.settings.wide = wide;
+        if (passes > 0) w_.solver.settings.manifold_iterations = passes;
         if (workers > 1) w_.solver.tasks = &pool_;
     }
 
@@ -221,6 +225,9 @@ Case& prepare(const std::string& name, const bench::Scene& s)
         c.engines.push_back(std::move(x));
     };
     add("impulse float", std::make_unique<Impulse<float>>(s), 0);
+    // Where manifolds have several points (boxes): the same with one pass over each manifold's points
+    // per solve, what the default's repeated passes cost and give (a ball's manifold has one point).
+    if (!s.boxes.empty()) add("impulse float, one pass", std::make_unique<Impulse<float>>(s, false, false, 0u, 1), 0);
     add("impulse float coloured", std::make_unique<Impulse<float>>(s, true, false), 0);
     add("impulse float wide", std::make_unique<Impulse<float>>(s, true, true), 0);
     for (int t : thread_counts) {

@@ -15,7 +15,9 @@
 // Both engines: gravity 9.81, 1/60 s steps, float, sleeping off. impulse: Solver at its
 // defaults (4 substeps, soft contacts, relax, warm starting; the contacts in the order given, one
 // at a time), then coloured (settings.colouring, one contact at a time) and coloured in wide rows
-// (settings.colouring and settings.wide: W contacts at once), each on its own copy of the scene,
+// (settings.colouring and settings.wide: W contacts at once), and in the order given with one pass
+// over each manifold's points per solve (settings.manifold_iterations = 1, what the default's
+// repeated passes cost and give), each on its own copy of the scene,
 // contacts from collide3d.hpp over the scenes' grid. Bullet: btSequentialImpulseConstraintSolver at its defaults (10 iterations, split
 // impulse on), its own collision pipeline (bench/bullet/bullet.cpp).
 //
@@ -47,12 +49,14 @@ using S = float;
 /// impulse over the examples' world.
 class Impulse final : public bench3d::Engine {
 public:
+    /// `passes`: settings.manifold_iterations (0: the default).
     template <class Build>
-    Impulse(Build&& build, bool colouring, bool wide)
+    Impulse(Build&& build, bool colouring, bool wide, int passes = 0)
     {
         build(w_);
         w_.solver.settings.colouring = colouring;
         w_.solver.settings.wide = wide;
+        if (passes > 0) w_.solver.settings.manifold_iterations = passes;
     }
 
     double step() override
@@ -177,7 +181,7 @@ int main(int argc, char** argv)
             else if (c.kind == 2) scenes::build_cube_pit(w, c.base, pit_width(c.base));
             else scenes::build_cube_pyramid(w, c.base);
         };
-        Impulse imp(build, false, false), coloured(build, true, false), wide(build, true, true);
+        Impulse imp(build, false, false), coloured(build, true, false), wide(build, true, true), single(build, false, false, 1);
         bench3d::Scene scene;
         if (c.kind == 2) scene.pit = double(pit_width(c.base));
         const auto& w = imp.world();
@@ -187,9 +191,9 @@ int main(int argc, char** argv)
                                    {double(q.x()), double(q.y()), double(q.z()), double(q.w())}});
         }
         std::unique_ptr<bench3d::Engine> bullet = bench3d::make_bullet(scene);
-        constexpr int count = 4, bullet_at = 3;
-        bench3d::Engine* engines[count] = {&imp, &coloured, &wide, bullet.get()};
-        const char* names[count] = {"impulse", "impulse coloured", "impulse wide", "Bullet"};
+        constexpr int count = 5, bullet_at = 4;
+        bench3d::Engine* engines[count] = {&imp, &coloured, &wide, &single, bullet.get()};
+        const char* names[count] = {"impulse", "impulse coloured", "impulse wide", "impulse, one pass per manifold", "Bullet"};
         for (int s = 0; s < settle; ++s)
             for (bench3d::Engine* e : engines) e->step();
         std::vector<double> times[count];
