@@ -2,7 +2,7 @@
 // The solver phase on the 3D pyramid of cubes, impulse beside Bullet 3 (Debian's libbullet-dev),
 // with the quality of rest of each, measured with one yardstick.
 //
-//   solver3d [--bases=10] [--walls=100] [--pits=5000] [--settle=600] [--steps=120]
+//   solver3d [--bases=10] [--walls=100] [--pits=5000] [--settle=600] [--steps=120] [--seed=1]
 //
 // Scenes (examples/common/scenes/scenes3d.hpp), unit cubes (density 1, friction 0.6, e = 0) on the
 // floor y = 0:
@@ -12,6 +12,8 @@
 //              has a static box);
 //   pit N      build_cube_pit: N cubes on a lattice, turned at random, dropped into a pit whose
 //              width grows with N (20 m for 5000: the pile about 12 m deep), four walls round it.
+//              --seed picks the cubes' turns (the placement): a pour's settling depends on where its
+//              avalanches leave it, so compare settling over several seeds.
 // Both engines: gravity 9.81, 1/60 s steps, float, sleeping off. impulse: Solver at its
 // defaults (4 substeps, soft contacts, relax, warm starting; the contacts in the order given, one
 // at a time), then coloured (settings.colouring, one contact at a time) and coloured in wide rows
@@ -151,19 +153,23 @@ int main(int argc, char** argv)
 {
     std::vector<int> bases = {10}, walls, pits;
     int settle = 600, steps = 120;
+    unsigned seed = 1;
     for (int k = 1; k < argc; ++k) {
         if (!std::strncmp(argv[k], "--bases=", 8)) bases = parse_list(argv[k] + 8);
         else if (!std::strncmp(argv[k], "--walls=", 8)) walls = parse_list(argv[k] + 8);
         else if (!std::strncmp(argv[k], "--pits=", 7)) pits = parse_list(argv[k] + 7);
         else if (!std::strncmp(argv[k], "--settle=", 9)) settle = std::atoi(argv[k] + 9);
         else if (!std::strncmp(argv[k], "--steps=", 8)) steps = std::atoi(argv[k] + 8);
+        else if (!std::strncmp(argv[k], "--seed=", 7)) seed = unsigned(std::strtoul(argv[k] + 7, nullptr, 10));
         else {
-            std::fprintf(stderr, "usage: %s [--bases=10] [--walls=100] [--pits=5000] [--settle=600] [--steps=120]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--bases=10] [--walls=100] [--pits=5000] [--settle=600] [--steps=120] [--seed=1]\n",
+                         argv[0]);
             return 2;
         }
     }
-    std::printf("impulse %d.%d.%d (float) beside %s; %d steps to settle, %d timed\n\n", IMPULSE_VERSION_MAJOR,
-                IMPULSE_VERSION_MINOR, IMPULSE_VERSION_PATCH, bench3d::bullet_version().c_str(), settle, steps);
+    std::printf("impulse %d.%d.%d (float) beside %s; %d steps to settle, %d timed; pits placed with seed %u\n\n",
+                IMPULSE_VERSION_MAJOR, IMPULSE_VERSION_MINOR, IMPULSE_VERSION_PATCH, bench3d::bullet_version().c_str(),
+                settle, steps, seed);
     std::printf("| scene | engine | solver phase per step (median) | rms speed at rest | fastest | deepest overlap |\n");
     std::printf("|---|---|---|---|---|---|\n");
     struct Case {
@@ -178,7 +184,7 @@ int main(int argc, char** argv)
     for (const Case& c : cases) {
         auto build = [&](scenes::World<S, 3>& w) {
             if (c.kind == 1) scenes::build_cube_wall(w, c.base);
-            else if (c.kind == 2) scenes::build_cube_pit(w, c.base, pit_width(c.base));
+            else if (c.kind == 2) scenes::build_cube_pit(w, c.base, pit_width(c.base), seed);
             else scenes::build_cube_pyramid(w, c.base);
         };
         Impulse imp(build, false, false), coloured(build, true, false), wide(build, true, true), single(build, false, false, 1);
