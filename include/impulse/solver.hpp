@@ -1190,7 +1190,7 @@ private:
             Constraint& c = constraints_[ci];
             Motion<S, D> A = motion[c.a], B = motion[c.b];
             Point* const points = &points_[c.first];
-            const int passes = c.count > 1 && settings.manifold_iterations > 1 ? settings.manifold_iterations : 1;
+            const int passes = c.count > 1 ? settings.manifold_iterations : 1;
             for (int pass = 0; pass < passes; ++pass) {
                 bool moved = false;
                 for (int i = 0; i < c.count; ++i) {
