@@ -237,6 +237,8 @@ TEST_CASE("Solver::step checks every contract resolve checks, and validate finds
         {"manifold_tolerance", none, -1, none, [](Balls& w) { w.solver.settings.manifold_tolerance = -0.01; }},
         {"manifold_tolerance", none, -1, none, [](Balls& w) { w.solver.settings.manifold_tolerance = std::nan(""); }},
         {"gravity", none, -1, none, [](Balls& w) { w.solver.settings.gravity.y() = std::nan(""); }},
+        {"shock_mass_ratio", none, -1, none, [](Balls& w) { w.solver.settings.shock_mass_ratio = 0.5; }},
+        {"shock_mass_ratio", none, -1, none, [](Balls& w) { w.solver.settings.shock_mass_ratio = std::nan(""); }},
     };
     for (const Case& c : cases) {
         INFO(c.rule);
