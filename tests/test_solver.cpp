@@ -1178,6 +1178,28 @@ TEMPLATE_TEST_CASE("heavy on light: a ball 1000 times heavier rests on a light o
     CHECK(r.fastest <= 0.01);
 }
 
+TEMPLATE_TEST_CASE("heavy on light: the contact under the heavy ball reports its whole weight over a step",
+                   "[solver][stack]", test::D2, test::D3)
+{
+    // At rest the heavy ball (1000 kg on a 1 kg ball) takes its weight from its one contact: M g dt
+    // per step, the shock pass's impulse included (PointImpulse::total), whatever share of it the
+    // ordinary passes carried.
+    using V = impulse::Vec<double, TestType::D>;
+    const double r = 0.5, M = 1000;
+    Floor<double, TestType::D> w;
+    w.add(1, V(r * V::UnitY()), r * r / 2, V::Constant(0.4 * r * r));
+    w.add(M, V(3 * r * V::UnitY()), M * r * r / 2, V::Constant(0.4 * M * r * r));
+    for (int step = 0; step < 300; ++step) {
+        find_ball_contacts(w, r, coefficients(0.0, 0.6));
+        w.step();
+    }
+    std::size_t pair = w.contacts.size();
+    for (std::size_t m = 0; m < w.contacts.size(); ++m)
+        if (w.contacts[m].a == 1 && w.contacts[m].b == 2) pair = m;
+    REQUIRE(pair < w.contacts.size());
+    CHECK(w.solver.impulse(pair, 0).total == Approx(M * g * w.dt).epsilon(1e-3));
+}
+
 TEMPLATE_TEST_CASE("heavy on light without shock propagation: the 1000:1 pair sags by the soft contact's model",
                    "[solver][stack]", test::D2, test::D3)
 {

@@ -432,7 +432,10 @@ public:
     struct PointImpulse {
         S jn{0};  ///< normal impulse of one substep at the end of the step (warm-starts the next)
         Vec<S, D - 1> jt = Vec<S, D - 1>::Zero();  ///< friction of one substep, along each tangent axis
-        S total{0};  ///< normal impulse over the whole step (restitution included)
+        /// Normal impulse over the whole step (restitution included). On a heavy-on-light contact it
+        /// includes the shock pass's, which acts on the upper body only (`shock_propagation`): the
+        /// impulse the upper body took, more than the lower body gave.
+        S total{0};
     };
 
     SolverSettings<S, D> settings;  ///< used by the next step
@@ -1315,7 +1318,8 @@ private:
 
     // The shock pass (see the top of the file), soft with `bias` or rigid without: the heavy-on-light
     // contacts bottom up, normal impulses only, each with its lower body held still. The impulses
-    // add to the accumulated ones only for the clamp (the total stays >= 0) and are not kept.
+    // add to the accumulated ones only for the clamp (their sum stays >= 0) and are not kept for the
+    // warm start; they count in the point's impulse over the step (`total`).
     void shock_pass(S inv_h, bool bias) noexcept
     {
         const S push_out = settings.push_out_speed;
@@ -1336,10 +1340,11 @@ private:
                 bool moved = false;
                 for (int i = 0; i < c.count; ++i) {
                     const Point& p = points[i];
-                    S total = p.jn + extra[i];
-                    const S j = soft_normal(total, n[i].speed(A, B), separation(c, p), n[i].mass, inv_h, c.soft,
+                    S sum = p.jn + extra[i];
+                    const S j = soft_normal(sum, n[i].speed(A, B), separation(c, p), n[i].mass, inv_h, c.soft,
                                             push_out, bias);
                     extra[i] += j;
+                    points[i].total += j;
                     n[i].apply(A, B, j);
                     moved = moved || tolerance * n[i].mass < std::abs(j);
                 }
