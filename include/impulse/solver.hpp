@@ -1009,7 +1009,9 @@ private:
         rows_.resize(wide_points);
     }
 
-    // Builds the constraints [begin, end) (in colour order) from their manifolds.
+    // Builds the constraints of manifolds [begin, end), each into its place in colour order. Read in
+    // the order given, the manifolds, last step's impulses (cache_) and, for a narrow phase that
+    // reports pairs sorted, the bodies are met in memory order; only the writes are scattered.
     void build(const BodyView<S, D>& bodies, const Manifold<S, D>* manifolds, S h, std::size_t begin,
                std::size_t end) noexcept
     {
@@ -1017,8 +1019,10 @@ private:
         const Softness<S> soft = make_softness(hertz, settings.contact_damping_ratio, h);
         const Softness<S> stiff = make_softness(settings.static_hertz_scale * hertz, settings.contact_damping_ratio, h);
         const S scale = cache_h_ > S(0) ? h / cache_h_ : S(1);  // impulses per substep: rescale to this h
-        for (std::size_t ci = begin; ci < end; ++ci) {
-            const Manifold<S, D>& mf = manifolds[order_[ci]];
+        for (std::size_t m = begin; m < end; ++m) {
+            const std::uint32_t ci = constraint_of_[m];
+            if (ci == none) continue;  // skipped (colour_contacts)
+            const Manifold<S, D>& mf = manifolds[m];
             Constraint c;
             c.a = mf.a;
             c.b = mf.b;
@@ -1059,9 +1063,9 @@ private:
                 p.feature = mp.feature;
                 points_[c.first + std::size_t(i)] = p;
             }
-            if (settings.warm_start) find_warm_start(c, mf, scale, point_first_[order_[ci]]);
+            if (settings.warm_start) find_warm_start(c, mf, scale, point_first_[m]);
             if (!shock_.empty() && ci >= colour_start_[colour_count]) {
-                c.shock = shock_of_[order_[ci]];
+                c.shock = shock_of_[m];
                 if (c.shock) stiffen(c, h, c.write_a && c.write_b ? hertz : settings.static_hertz_scale * hertz);
             }
             constraints_[ci] = c;
@@ -1998,7 +2002,10 @@ private:
             case colour_stage:
                 s.colour_contacts(*bodies, manifolds, count);
                 for (detail::Stage& t : s.stages_)
-                    if (t.kind == build_stage || t.kind == store_stage) {
+                    if (t.kind == build_stage) {
+                        t.items = count;
+                        t.blocks = s.blocks_for(t.items, contact_block);
+                    } else if (t.kind == store_stage) {
                         t.items = s.constraints_.size();
                         t.blocks = s.blocks_for(t.items, contact_block);
                     } else if (t.kind == pack_stage || t.kind == unpack_stage) {
