@@ -75,6 +75,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Core>
@@ -598,6 +599,25 @@ private:
         std::uint64_t key{0};
         S fingerprint_a{0}, fingerprint_b{0};  // inverse masses in canonical order (stale-key check)
     };
+
+    // The runs of scalars pack moves through transposes: one after another.
+    static_assert(std::is_standard_layout<Point>::value && std::is_standard_layout<Constraint>::value,
+                  "offsetof below");
+    static_assert(offsetof(Point, rB) == offsetof(Point, rA) + D * sizeof(S) &&
+                      offsetof(Point, base) == offsetof(Point, rA) + 2 * D * sizeof(S) &&
+                      offsetof(Point, jn) == offsetof(Point, base) + sizeof(S) &&
+                      offsetof(Point, jt) == offsetof(Point, base) + 2 * sizeof(S) &&
+                      offsetof(Point, total) == offsetof(Point, base) + (D + 1) * sizeof(S) &&
+                      offsetof(Point, approach) == offsetof(Point, total) + sizeof(S) &&
+                      offsetof(Point, mu) == offsetof(Point, total) + 2 * sizeof(S),
+                  "a point's rA ... mu are consecutive scalars");
+    static_assert(offsetof(Constraint, soft) == offsetof(Constraint, normal) + D * sizeof(S) &&
+                      offsetof(Softness<S>, bias_rate) == 0 && offsetof(Softness<S>, mass_scale) == sizeof(S) &&
+                      offsetof(Softness<S>, impulse_scale) == 2 * sizeof(S) &&
+                      offsetof(Constraint, restitution) == offsetof(Constraint, normal) + (D + 3) * sizeof(S) &&
+                      offsetof(Constraint, threshold) == offsetof(Constraint, normal) + (D + 4) * sizeof(S) &&
+                      offsetof(Constraint, rolling_resistance) == offsetof(Constraint, normal) + (D + 5) * sizeof(S),
+                  "a constraint's normal ... rolling_resistance are consecutive scalars");
 
     // A point's impulses kept for the next step, in canonical order (A the lower id).
     struct Cached {
@@ -1460,22 +1480,38 @@ private:
                       sizeof(ContactAxis<S, D>) <= (axis_scalars + 1) * sizeof(S),
                   "a ContactAxis is its scalars (and tail padding)");
 
+    // x[i], lane l = row[l][i] for i < K (K >= 4): K scalars laid out one after another in each
+    // lane's record, four at a time through a transpose (the last four overlap the ones before when
+    // K is not a multiple of four). Filling lanes one scalar at a time instead stores to memory and
+    // reloads as a vector, which the processor cannot forward: a stall per packet and field.
+    template <int K>
+    static void gather_run(P (&x)[K], const S* const (&row)[W]) noexcept
+    {
+        static_assert(K >= 4, "a run has at least four scalars");
+        gather_four<K>(x, row, std::make_integer_sequence<int, (K + 3) / 4>{});
+    }
+    template <int K, int... k>
+    static EIGEN_ALWAYS_INLINE void gather_four(P (&x)[K], const S* const (&row)[W],
+                                                std::integer_sequence<int, k...>) noexcept
+    {
+        (gather_at<K, (4 * k + 4 <= K ? 4 * k : K - 4)>(x, row), ...);
+    }
+    template <int K, int at>
+    static EIGEN_ALWAYS_INLINE void gather_at(P (&x)[K], const S* const (&row)[W]) noexcept
+    {
+        const S* at_row[W];
+        for (int l = 0; l < W; ++l) at_row[l] = row[l] + at;
+        P four[4];
+        detail::simd::Rows4<P>::gather(at_row, four);
+        for (int i = 0; i < 4; ++i) x[at + i] = four[i];
+    }
     template <class F>
     static void pack_axis(WideAxis_t& w, F&& axis) noexcept  // lane l from the ContactAxis axis(l)
     {
-        // Four scalars of every lane at a time through a transpose (the last four overlap the
-        // ones before when the count is not a multiple of four).
-        constexpr int K = axis_scalars;
-        static_assert(K >= 4, "an axis has at least four scalars");
-        P x[K];
+        P x[axis_scalars];
         const S* row[W];
-        P four[4];
-        for (int k = 0; k < K; k += 4) {
-            const int at = k + 4 <= K ? k : K - 4;
-            for (int l = 0; l < W; ++l) row[l] = reinterpret_cast<const S*>(&axis(l)) + at;
-            detail::simd::Rows4<P>::gather(row, four);
-            for (int i = 0; i < 4; ++i) x[at + i] = four[i];
-        }
+        for (int l = 0; l < W; ++l) row[l] = reinterpret_cast<const S*>(&axis(l));
+        gather_run(x, row);
         int at = 0;
         for (int k = 0; k < D; ++k) w.d[k] = x[at++];
         for (P* part : {w.armA, w.armB, w.spinA, w.spinB})
@@ -1483,6 +1519,11 @@ private:
         w.mass = x[at];
     }
 
+    // The runs of scalars pack moves through transposes: a constraint's normal, softness,
+    // restitution, threshold and rolling resistance; a point's rA, rB, base, jn, jt, total, approach
+    // and mu.
+    static constexpr int constraint_run = D + 6;
+    static constexpr int point_run = 3 * D + 4;
     // Packets [begin, end) from their constraints and points (after build).
     void pack(std::size_t begin, std::size_t end) noexcept
     {
@@ -1498,11 +1539,17 @@ private:
                 pk.write_b |= std::uint32_t(c[l].write_b) << l;
                 pk.rolls = pk.rolls || c[l].rolling_resistance > S(0);
             }
-            for (int k = 0; k < D; ++k) pk.normal[k] = lanes_of([&](int l) { return c[l].normal[k]; });
-            pk.bias_rate = lanes_of([&](int l) { return c[l].soft.bias_rate; });
-            pk.mass_scale = lanes_of([&](int l) { return c[l].soft.mass_scale; });
-            pk.impulse_scale = lanes_of([&](int l) { return c[l].soft.impulse_scale; });
-            pk.rolling_resistance = lanes_of([&](int l) { return c[l].rolling_resistance; });
+            {
+                P x[constraint_run];
+                const S* row[W];
+                for (int l = 0; l < W; ++l) row[l] = c[l].normal.data();
+                gather_run(x, row);
+                for (int k = 0; k < D; ++k) pk.normal[k] = x[k];
+                pk.bias_rate = x[D];
+                pk.mass_scale = x[D + 1];
+                pk.impulse_scale = x[D + 2];
+                pk.rolling_resistance = x[D + 5];
+            }
             for (int k = 0; k < D - 1; ++k) {
                 pk.tangent_speed[k] = lanes_of([&](int l) { return c[l].tangent_speed[k]; });
                 pack_axis(pk.roll[k], [&](int l) -> const ContactAxis<S, D>& { return c[l].roll[k]; });
@@ -1512,18 +1559,21 @@ private:
                 Row& r = rows_[pk.point + std::size_t(i)];
                 auto point = [&](int l) -> const Point& { return points_[c[l].first + std::size_t(i)]; };
                 pack_axis(r.n, [&](int l) -> const ContactAxis<S, D>& { return point(l).n; });
-                for (int k = 0; k < D - 1; ++k) {
+                for (int k = 0; k < D - 1; ++k)
                     pack_axis(r.t[k], [&](int l) -> const ContactAxis<S, D>& { return point(l).t[k]; });
-                    r.jt[k] = lanes_of([&](int l) { return point(l).jt[k]; });
-                }
-                for (int k = 0; k < D; ++k) {
-                    r.rA[k] = lanes_of([&](int l) { return point(l).rA[k]; });
-                    r.rB[k] = lanes_of([&](int l) { return point(l).rB[k]; });
-                }
-                r.base = lanes_of([&](int l) { return point(l).base; });
-                r.jn = lanes_of([&](int l) { return point(l).jn; });
-                r.total = lanes_of([&](int l) { return point(l).total; });
-                r.mu = lanes_of([&](int l) { return point(l).mu; });
+                P x[point_run];
+                const S* row[W];
+                for (int l = 0; l < W; ++l) row[l] = point(l).rA.data();
+                gather_run(x, row);
+                int at = 0;
+                for (int k = 0; k < D; ++k) r.rA[k] = x[at++];
+                for (int k = 0; k < D; ++k) r.rB[k] = x[at++];
+                r.base = x[at++];
+                r.jn = x[at++];
+                for (int k = 0; k < D - 1; ++k) r.jt[k] = x[at++];
+                r.total = x[at++];
+                ++at;  // approach: restitution reads it from the point
+                r.mu = x[at];
             }
         }
     }
