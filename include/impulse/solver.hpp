@@ -289,6 +289,20 @@ bool all_finite(const S* x, int n) noexcept
         if (!(std::abs(x[i]) <= std::numeric_limits<S>::max())) return false;
     return true;
 }
+/// The index of the lowest set bit of x != 0.
+inline int lowest_bit(std::uint32_t x) noexcept
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(x);
+#else
+    int i = 0;
+    while (!(x & 1u)) {
+        x >>= 1;
+        ++i;
+    }
+    return i;
+#endif
+}
 }  // namespace detail
 
 /// Checks the input of `Solver::step(bodies, manifolds, count, dt)` with `settings` against the
@@ -863,6 +877,7 @@ private:
     // have taken every colour it may take goes to the overflow, solved serially after the colours.
     // The colours depend on the order of the manifolds alone, never on the number of workers.
     static constexpr int static_colours = 4;
+    static_assert(static_colours < colour_count && colour_count < 32, "a body's colours are the bits of a 32-bit word");
 
     // Within the contract's ranges (validate): a manifold outside them is skipped rather than read
     // out of bounds.
@@ -884,6 +899,16 @@ private:
         const Vec<S, D> up = -settings.gravity / weight;
         const S vertical = S(0.70710678118654752);  // cos 45 degrees
         const S ratio = settings.shock_mass_ratio;
+        // No pair is heavy on light when the movable bodies' inverse masses all lie within the
+        // ratio of each other (a NaN one makes no pair either, and is passed over here too).
+        S least = std::numeric_limits<S>::infinity(), most = S(0);
+        for (std::size_t i = 0; i < motion_.size(); ++i) {
+            if (!movable_[i]) continue;
+            const S x = motion_[i].inv_mass;
+            if (x < least) least = x;
+            if (x > most) most = x;
+        }
+        if (!(most >= ratio * least)) return false;
         std::fill(shock_of_.begin(), shock_of_.begin() + std::ptrdiff_t(count), std::uint8_t(0));
         std::fill(lower_.begin(), lower_.end(), 0);
         bool any = false;
@@ -922,6 +947,9 @@ private:
         std::size_t sizes[colour_count + 1][most + 1] = {};
         std::size_t points = 0;
         const bool shocks = find_shock(bodies, manifolds, count);
+        const bool colouring = settings.colouring;
+        constexpr std::uint32_t all_colours = (1u << colour_count) - 1u;
+        constexpr std::uint32_t movable_colours = all_colours & ~((1u << static_colours) - 1u);
         for (std::size_t m = 0; m < count; ++m) {
             const Manifold<S, D>& mf = manifolds[m];
             constraint_of_[m] = none;
@@ -931,12 +959,11 @@ private:
             if (!wa && !wb) continue;  // nothing can move
             int k = colour_count;  // the overflow: all of them without colouring, and heavy on light
             const std::uint32_t taken = (wa ? used_[mf.a] : 0u) | (wb ? used_[mf.b] : 0u);
-            const bool coloured = settings.colouring && !(shocks && shock_of_[m]);
-            for (int c = wa && wb ? static_colours : 0; coloured && c < colour_count; ++c)
-                if (!(taken >> c & 1u)) {
-                    k = c;
-                    break;
-                }
+            if (colouring && !(shocks && shock_of_[m])) {
+                // The colours it may take (from static_colours up between movable bodies) not taken.
+                const std::uint32_t free = ~taken & (wa && wb ? movable_colours : all_colours);
+                if (free) k = detail::lowest_bit(free);
+            }
             if (k < colour_count) {
                 if (wa) used_[mf.a] |= 1u << k;
                 if (wb) used_[mf.b] |= 1u << k;
