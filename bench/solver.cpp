@@ -40,6 +40,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <string>
@@ -145,6 +146,7 @@ public:
         w_.solver.settings.colouring = colouring;
         w_.solver.settings.wide = wide;
         if (passes > 0) w_.solver.settings.manifold_iterations = passes;
+        w_.solver.settings.profile = true;  // a clock reading per stage: a few microseconds a step
         if (workers > 1) w_.solver.tasks = &pool_;
     }
 
@@ -161,6 +163,10 @@ public:
         w_.solver.step(w_.view(), w_.contacts().data(), w_.contacts().size(), w_.dt);
         t.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
         for (const auto& c : w_.contacts()) t.points += std::size_t(c.count);
+        const impulse::SolverProfile& p = w_.solver.profile();
+        const double parts[] = {p.bodies, p.colour, p.prepare, p.warm_start, p.solve, p.relax, p.restitution, p.store};
+        std::copy(std::begin(parts), std::end(parts), t.parts);
+        t.parts_known = true;
         return t;
     }
 
@@ -256,6 +262,9 @@ struct Result {
     Quality q;
     double rms2{0};
     std::size_t steps{0};
+    double parts[bench::StepTime::part_count]{};  // summed over the timed steps, seconds
+    double timed{0};                              // the solver phase summed over the same steps
+    std::size_t part_steps{0};                    // steps that reported their parts
 };
 std::map<std::string, std::map<std::string, Result>>& results()
 {
@@ -307,6 +316,11 @@ void run(benchmark::State& state, const std::string& name, const bench::Scene& s
             if (i == 0) first = t.seconds;
             Result& r = results()[name][e.name];
             r.points = t.points;
+            if (t.parts_known) {
+                for (int p = 0; p < bench::StepTime::part_count; ++p) r.parts[p] += t.parts[p];
+                r.timed += t.seconds;
+                ++r.part_steps;
+            }
             measure(e, s, r);
         }
         state.SetIterationTime(first);
@@ -380,6 +394,28 @@ bool print_table()
             }
         }
     };
+    // Where the time goes, for the engines that report it.
+    bool header = false;
+    for (const auto& [scene, rows] : results()) {
+        for (const auto& [name, r] : rows) {
+            if (r.part_steps == 0) continue;
+            if (!header) {
+                std::printf("\nWhere the solver phase goes (ms per step, mean over the timed steps; \"other\": the\n"
+                            "timed phase less its parts):\n\n%-13s %-26s", "scene", "engine");
+                for (const char* part : bench::part_names) std::printf(" %11s", part);
+                std::printf(" %11s %11s\n", "other", "timed");
+                header = true;
+            }
+            const double n = double(r.part_steps);
+            double sum = 0;
+            std::printf("%-13s %-26s", scene.c_str(), name.c_str());
+            for (double part : r.parts) {
+                std::printf(" %11.3f", part / n * 1e3);
+                sum += part;
+            }
+            std::printf(" %11.3f %11.3f\n", (r.timed - sum) / n * 1e3, r.timed / n * 1e3);
+        }
+    }
     speedups("impulse float coloured", "impulse float wide",
              "Wide rows: impulse float coloured (one contact at a time) over impulse float wide (W at a time, the\n"
              "same bodies bit for bit) and its worker counts (median over the repetitions [lowest-highest]):");

@@ -69,6 +69,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -260,6 +261,24 @@ struct SolverSettings {
     /// system: waking a worker costs more than it saves there (docs/performance.md). The result is
     /// the same either way.
     std::size_t parallel_min_manifolds{4096};
+    /// Time each part of a step (`Solver::profile`): one clock reading per stage, a few hundred a
+    /// step. Off by default.
+    bool profile{false};
+};
+
+/// Where the last step's time went (`SolverSettings::profile`), in seconds of wall-clock time on the
+/// calling thread's clock: each part runs on every worker at once, and its time is from the end of
+/// the part before to the end of its last block. The parts sum to `total`.
+struct SolverProfile {
+    double bodies{0};       ///< reading the bodies in, integrating velocities and poses, writing them back
+    double colour{0};       ///< colouring and ordering the contacts (and finding heavy-on-light ones)
+    double prepare{0};      ///< the contacts' constraints, warm-start lookup, packing the wide rows
+    double warm_start{0};   ///< applying last step's impulses, every substep
+    double solve{0};        ///< the soft passes, every substep (the shock pass's soft part included)
+    double relax{0};        ///< the relaxing passes, every substep (the shock pass's rigid part included)
+    double restitution{0};  ///< the restitution pass
+    double store{0};        ///< keeping the impulses for the next step
+    double total{0};        ///< the whole step
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -477,10 +496,16 @@ public:
         resize_bodies(bodies.count, count);
         plan(bodies.count, n);
         StepContext context{this, &bodies, manifolds, count, h, inv_h};
-        detail::StageRunner<StepContext> runner(stages_, context);
+        const bool timed = settings.profile;
+        const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+        detail::StageRunner<StepContext> runner(stages_, context, timed);
         if (workers_ > 1) runner.parallel(*tasks);
         else runner.serial();
+        if (timed) tally(start);
     }
+
+    /// Where the last step's time went, with `settings.profile` on (zero otherwise).
+    const SolverProfile& profile() const noexcept { return profile_; }
 
     /// The engine's task system, or null (the default) to run every step on the calling thread.
     /// The result of a step does not depend on it, nor on its number of workers: the same input
@@ -2121,6 +2146,32 @@ private:
         }
     };
 
+    // The stages' times (from the close of the one before) summed into the profile's parts.
+    void tally(std::chrono::steady_clock::time_point start) noexcept
+    {
+        profile_ = SolverProfile{};
+        auto last = start;
+        for (const detail::Stage& st : stages_) {
+            if (st.items == 0) continue;
+            const double t = std::chrono::duration<double>(st.closed - last).count();
+            last = st.closed;
+            double* part = &profile_.bodies;
+            switch (Kind(st.kind)) {
+            case load: case integrate_v: case integrate_x: case write: case collect: part = &profile_.bodies; break;
+            case colour_stage: part = &profile_.colour; break;
+            case build_stage: case pack_stage: part = &profile_.prepare; break;
+            case warm: part = &profile_.warm_start; break;
+            case solve_biased: case shock_biased_stage: part = &profile_.solve; break;
+            case relax: case shock_stage: part = &profile_.relax; break;
+            case restitute: part = &profile_.restitution; break;
+            case unpack_stage: case store_stage: case finish_store_stage: part = &profile_.store; break;
+            }
+            *part += t;
+        }
+        profile_.total = std::chrono::duration<double>(last - start).count();
+    }
+
+    SolverProfile profile_;
     std::vector<Motion<S, D>> motion_;  // velocities during the step
     std::vector<std::uint32_t> nonfinite_;  // bodies not finite after the last step
     std::vector<Delta> delta_;          // pose change since prepare

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <thread>
@@ -56,6 +57,7 @@ struct Stage {
     std::uint32_t blocks{1};
     std::atomic<std::uint32_t> next{0};      // the next block to take
     std::atomic<std::uint32_t> finished{0};  // blocks done
+    std::chrono::steady_clock::time_point closed{};  // when its last block finished (timed runs only)
 
     Stage() = default;
     Stage(std::uint32_t k, std::uint32_t a, std::size_t n, std::uint32_t b) noexcept : kind(k), arg(a), items(n), blocks(b) {}
@@ -79,13 +81,21 @@ struct Stage {
 template <class Run>
 class StageRunner {
 public:
-    StageRunner(std::vector<Stage>& stages, Run& run) noexcept : stages_(stages), run_(run) {}
+    /// `timed`: each stage with items records when it closed (Stage::closed), read from
+    /// std::chrono::steady_clock once per stage.
+    StageRunner(std::vector<Stage>& stages, Run& run, bool timed = false) noexcept
+        : stages_(stages), run_(run), timed_(timed)
+    {
+    }
 
     /// Runs every stage on the calling thread alone.
     void serial() noexcept
     {
-        for (const Stage& s : stages_)
-            if (s.items > 0) run_(s, std::size_t(0), s.items);
+        for (Stage& s : stages_) {
+            if (s.items == 0) continue;
+            run_(s, std::size_t(0), s.items);
+            if (timed_) s.closed = std::chrono::steady_clock::now();
+        }
     }
 
     /// Runs every stage on the calling thread and `tasks.workers() - 1` helper tasks; returns when all
@@ -124,6 +134,7 @@ private:
                 // The last block's finisher opens the next stage; acq_rel orders every block's
                 // writes before it.
                 if (st.finished.fetch_add(1, std::memory_order_acq_rel) + 1 == st.blocks) {
+                    if (timed_) st.closed = std::chrono::steady_clock::now();
                     std::size_t next = s + 1;  // stages without items (an empty colour) are passed over
                     while (next < n && stages_[next].items == 0) ++next;
                     current_.store(next, std::memory_order_release);
@@ -147,6 +158,7 @@ private:
 
     std::vector<Stage>& stages_;
     Run& run_;
+    bool timed_;
     std::atomic<std::size_t> current_{0};
 };
 

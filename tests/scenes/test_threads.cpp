@@ -5,6 +5,8 @@
 // but large enough that every stage is cut into several blocks (256 bodies, 64 contacts a block) and
 // so is really shared between the threads; on a machine with fewer cores than workers the threads
 // take turns, which changes the timing of every block and still may not change the result.
+#include <chrono>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -70,4 +72,52 @@ TEST_CASE("pyramids under 100:1 to 300:1 top boxes, dropped, step the same for 1
     // between the shared passes, and the search for those contacts is in the colouring's stage.
     same_for_every_thread_count<double, 2>(
         [](scenes::World<double, 2>& w) { scenes::suite::build_mass_ratio_pyramids(w, true); }, 60);
+}
+
+TEST_CASE("the step profile: every part of a coloured pile's step is timed, the parts make the step, "
+          "and timing changes no bit",
+          "[scenes][threads][profile]")
+{
+    // What is checked comes from the profile's definition (solver.hpp, SolverProfile): off, nothing
+    // is recorded; on, each part is the sum of its stages' times from the close of the stage before,
+    // so the parts add up to the whole step (to the rounding of the sum in double), which lies inside
+    // the wall-clock time measured around the call. A pile forming has contacts of every kind: each
+    // part then has work and takes some time. The clock readings must not change the result.
+    for (unsigned workers : {0u, 2u}) {
+        INFO(workers << " workers (0: no task system)");
+        scenes::World<float, 2> w;
+        small_scenes::pit(w);
+        w.solver.settings.colouring = true;
+        w.solver.settings.parallel_min_manifolds = 0;
+        examples::ThreadPool pool(workers < 1 ? 1 : workers);
+        if (workers > 0) w.solver.tasks = &pool;
+        scenes::World<float, 2> plain = w;
+        for (int i = 0; i < 40; ++i) {
+            w.step();
+            plain.step();
+        }
+        const impulse::SolverProfile& off = w.solver.profile();
+        CHECK(off.total == 0.0);
+        CHECK(off.solve == 0.0);
+
+        w.solver.settings.profile = true;
+        w.find_contacts();
+        plain.find_contacts();
+        const auto before = std::chrono::steady_clock::now();
+        w.solver.step(w.view(), w.contacts().data(), w.contacts().size(), w.dt);
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
+        plain.solver.step(plain.view(), plain.contacts().data(), plain.contacts().size(), plain.dt);
+
+        const impulse::SolverProfile& p = w.solver.profile();
+        const double parts[] = {p.bodies, p.colour, p.prepare, p.warm_start, p.solve, p.relax, p.restitution, p.store};
+        double sum = 0;
+        for (double part : parts) {
+            CHECK(part > 0.0);
+            sum += part;
+        }
+        CHECK(p.total > 0.0);
+        CHECK(std::abs(sum - p.total) <= 1e-12 + 1e-9 * p.total);
+        CHECK(p.total <= wall);
+        CHECK(small_scenes::state(w) == small_scenes::state(plain));
+    }
 }
