@@ -574,6 +574,7 @@ public:
         used_.reserve(bodies);
         order_.reserve(manifolds);
         colour_of_.reserve(manifolds);
+        points_of_.reserve(manifolds);
         point_first_.reserve(manifolds);
         first_.reserve(manifolds);
         stages_.reserve(stage_count(settings.substeps < 1 ? 1 : settings.substeps));
@@ -702,6 +703,7 @@ private:
         }
         constraint_of_.resize(manifolds);
         colour_of_.resize(manifolds);
+        points_of_.resize(manifolds);
         shock_of_.resize(manifolds);
         height_.resize(manifolds);
         point_first_.resize(manifolds);
@@ -994,6 +996,7 @@ private:
                 if (wb) used_[mf.b] |= 1u << k;
             }
             colour_of_[m] = std::uint8_t(k);
+            points_of_[m] = std::uint8_t(mf.count);
             ++sizes[k][mf.count];
             point_first_[m] = points;
             points += std::size_t(mf.count);
@@ -1016,7 +1019,7 @@ private:
         for (std::size_t m = 0; m < count; ++m) {
             if (colour_of_[m] == 0xff) continue;
             const int k = colour_of_[m];
-            const std::size_t c = at[k][k == colour_count ? 1 : manifolds[m].count]++;
+            const std::size_t c = at[k][k == colour_count ? 1 : points_of_[m]]++;
             order_[c] = std::uint32_t(m);
             constraint_of_[m] = std::uint32_t(c);
         }
@@ -1035,7 +1038,7 @@ private:
         first_.resize(total);
         for (std::size_t c = 0, p = 0; c < total; ++c) {
             first_[c] = p;
-            p += std::size_t(manifolds[order_[c]].count);
+            p += std::size_t(points_of_[order_[c]]);
         }
         plan_rows(sizes);
         // Each colour's sizes are known now: cut its stages into blocks.
@@ -2190,6 +2193,7 @@ private:
     std::vector<std::uint32_t> used_;         // per body: the colours its contacts took (bit k: colour k)
     std::vector<std::uint32_t> order_;        // constraint (colour order) -> manifold
     std::vector<std::uint8_t> colour_of_;     // manifold -> colour (0xff: skipped)
+    std::vector<std::uint8_t> points_of_;     // manifold -> its point count (read once, by the colouring)
     std::vector<std::size_t> point_first_;    // manifold -> its first point in the order given (the cache's order)
     std::vector<std::size_t> first_;          // constraint -> its first point in points_ (colour order)
     std::size_t colour_start_[colour_count + 2] = {};  // colour k's constraints: [start[k], start[k+1])
