@@ -266,9 +266,10 @@ struct SolverSettings {
     bool profile{false};
 };
 
-/// Where the last step's time went (`SolverSettings::profile`), in seconds of wall-clock time on the
-/// calling thread's clock: each part runs on every worker at once, and its time is from the end of
-/// the part before to the end of its last block. The parts sum to `total`.
+/// Where the last step's time went (`SolverSettings::profile`), in seconds of
+/// std::chrono::steady_clock. A part's time is that of its stages, each from the close of the stage
+/// before to the close of its own last block, on whichever thread closed it: on several workers,
+/// wall-clock time with all of them at work. The parts sum to `total`.
 struct SolverProfile {
     double bodies{0};       ///< reading the bodies in, integrating velocities and poses, writing them back
     double colour{0};       ///< colouring and ordering the contacts (and finding heavy-on-light ones)
