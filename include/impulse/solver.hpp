@@ -489,6 +489,7 @@ public:
         // Reports the first violation through IMPULSE_ASSERT and is true: where assertions are
         // compiled out, the outer one does not even call validate.
         IMPULSE_ASSERT(report(impulse::validate(bodies, manifolds, count, dt, settings)), "");
+        profile_ = SolverProfile{};
         const int n = settings.substeps < 1 ? 1 : settings.substeps;
         const S h = dt / S(n), inv_h = S(n) / dt;
         if (!(h > S(0)) || !(dt <= std::numeric_limits<S>::max()) || !(inv_h <= std::numeric_limits<S>::max())) return;
@@ -505,7 +506,8 @@ public:
         if (timed) tally(start);
     }
 
-    /// Where the last step's time went, with `settings.profile` on (zero otherwise).
+    /// Where the last step's time went, with `settings.profile` on (all zero after a step without
+    /// it, or one that did nothing).
     const SolverProfile& profile() const noexcept { return profile_; }
 
     /// The engine's task system, or null (the default) to run every step on the calling thread.
@@ -2153,7 +2155,6 @@ private:
     // The stages' times (from the close of the one before) summed into the profile's parts.
     void tally(std::chrono::steady_clock::time_point start) noexcept
     {
-        profile_ = SolverProfile{};
         auto last = start;
         for (const detail::Stage& st : stages_) {
             if (st.items == 0) continue;

@@ -119,5 +119,11 @@ TEST_CASE("the step profile: every part of a coloured pile's step is timed, the 
         CHECK(std::abs(sum - p.total) <= 1e-12 + 1e-9 * p.total);
         CHECK(p.total <= wall);
         CHECK(small_scenes::state(w) == small_scenes::state(plain));
+
+        // Off again: the next step records nothing, and the last profile is not left behind.
+        w.solver.settings.profile = false;
+        w.step();
+        CHECK(w.solver.profile().total == 0.0);
+        CHECK(w.solver.profile().solve == 0.0);
     }
 }
