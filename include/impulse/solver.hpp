@@ -1057,33 +1057,34 @@ private:
 
     // The wide rows of each colour: its contacts of one point count, W at a time, as packets; the
     // rest (fewer than W of a count) as single contacts. Without wide rows every contact is single.
+    // Only the runs of packets (a colour's contacts of one point count) are laid out here, each
+    // packet's place in them is set by pack, in parallel: setting it here cost a cache miss per packet
+    // on the step's serial path.
     template <std::size_t Most>
     void plan_rows(const std::size_t (&sizes)[colour_count + 1][Most]) noexcept
     {
-        packets_.clear();
+        static_assert(Most == std::size_t(Manifold<S, D>::max_points) + 1, "a run per colour and point count");
         singles_.clear();
-        std::size_t wide_points = 0;
+        std::size_t packets = 0, wide_points = 0;
+        RowRun* run = runs_;
         for (int k = 0; k < colour_count; ++k) {
-            packet_start_[std::size_t(k)] = packets_.size();
+            packet_start_[std::size_t(k)] = packets;
             single_start_[std::size_t(k)] = singles_.size();
-            if (!wide_) continue;
             std::size_t c = colour_start_[std::size_t(k)];
-            for (std::size_t n = 1; n < Most; ++n) {
-                const std::size_t full = sizes[k][n] / W * W;
-                for (std::size_t i = 0; i < full; i += W) {
-                    Packet pk;
-                    pk.first = c + i;
-                    pk.count = int(n);
-                    pk.point = wide_points;
-                    wide_points += n;
-                    packets_.push_back(pk);
-                }
-                for (std::size_t i = full; i < sizes[k][n]; ++i) singles_.push_back(std::uint32_t(c + i));
+            for (std::size_t n = 1; n < Most; ++n, ++run) {
+                const std::size_t full = wide_ ? sizes[k][n] / W * W : 0;
+                *run = RowRun{packets, c, wide_points, int(n)};
+                packets += full / W;
+                wide_points += full / W * n;
+                if (wide_)
+                    for (std::size_t i = full; i < sizes[k][n]; ++i) singles_.push_back(std::uint32_t(c + i));
                 c += sizes[k][n];
             }
         }
-        packet_start_[colour_count] = packets_.size();
+        *run = RowRun{packets, 0, wide_points, 0};
+        packet_start_[colour_count] = packets;
         single_start_[colour_count] = singles_.size();
+        packets_.resize(packets);
         rows_.resize(wide_points);
     }
 
@@ -1585,8 +1586,14 @@ private:
     // Packets [begin, end) from their constraints and points (after build).
     void pack(std::size_t begin, std::size_t end) noexcept
     {
+        const RowRun* run = runs_;
         for (std::size_t q = begin; q < end; ++q) {
+            // The packet's place: its run (plan_rows), then its rank in it.
+            while (q >= run[1].packet) ++run;
             Packet& pk = packets_[q];
+            pk.first = run->contact + (q - run->packet) * std::size_t(W);
+            pk.count = run->count;
+            pk.point = run->point + (q - run->packet) * std::size_t(run->count);
             const Constraint* c = &constraints_[pk.first];
             pk.write_a = pk.write_b = 0;
             pk.rolls = false;
@@ -2206,6 +2213,14 @@ private:
     std::vector<Row> rows_;                   // their points
     std::vector<std::uint32_t> singles_;      // per colour, the contacts not in a packet
     std::size_t packet_start_[colour_count + 1] = {};  // colour k's packets: [start[k], start[k+1])
+    // The runs of packets, colour by colour and by point count within a colour, and an end mark.
+    struct RowRun {
+        std::size_t packet;   // its first packet
+        std::size_t contact;  // its first constraint (colour order)
+        std::size_t point;    // its first row
+        int count;            // points per contact
+    };
+    RowRun runs_[colour_count * Manifold<S, D>::max_points + 1] = {};
     std::size_t single_start_[colour_count + 1] = {};  // colour k's single contacts
     S cache_h_{0};                            // the substep length the cached impulses are for
 };
