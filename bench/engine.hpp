@@ -61,7 +61,8 @@ public:
 
 /// The other engines, where they were built in (null otherwise).
 std::unique_ptr<Engine> make_box2d24(const Scene& s);
-std::unique_ptr<Engine> make_box2d3(const Scene& s);
+/// Box2D v3 on `workers` threads (its own scheduler when more than one).
+std::unique_ptr<Engine> make_box2d3(const Scene& s, int workers = 1);
 /// Their names and versions, or "" where not built in.
 std::string box2d24_version();
 std::string box2d3_version();

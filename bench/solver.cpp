@@ -29,9 +29,11 @@
 // thread alone (no task system), and wide for each worker count of --threads (default: 2 up to the
 // machine's hardware threads) through the examples' thread pool (examples/common/thread_pool.hpp, an
 // impulse::TaskSystem). The tables give the wide run's speed-up over the coloured one and each worker
-// count's over the wide one-thread run, in the same repetitions. All of them compute the same bodies
-// bit for bit (tests/scenes/test_golden.cpp, test_threads.cpp); their quality rows show what the
-// colour order changes against the order given. On the pyramid impulse float also runs with one
+// count's over the wide one-thread run, in the same repetitions; Box2D v3, where built in, runs on the
+// same worker counts (its own scheduler), for what the machine gives a solver built for threads.
+// All of impulse's coloured and wide runs compute the same bodies bit for bit
+// (tests/scenes/test_golden.cpp, test_threads.cpp); their quality rows show what the colour order
+// changes against the order given. On the pyramid impulse float also runs with one
 // pass over each manifold's points per solve ("one pass", SolverSettings::manifold_iterations = 1):
 // what the default's repeated passes over a manifold cost and what they give.
 #include <algorithm>
@@ -243,6 +245,10 @@ Case& prepare(const std::string& name, const bench::Scene& s)
     add("impulse double", std::make_unique<Impulse<double>>(s), 0);
     add("Box2D 2.4", bench::make_box2d24(s), s.boxes.empty() ? 0.0 : 0.01);  // b2_polygonRadius
     add("Box2D v3", bench::make_box2d3(s), 0);
+    for (int t : thread_counts) {
+        const std::string name = "Box2D v3 x" + std::to_string(t);
+        add(name.c_str(), bench::make_box2d3(s, t), 0);
+    }
     for (Engine& e : c.engines) e.engine->settle(settle_steps);
     return c;
 }
@@ -422,6 +428,9 @@ bool print_table()
     speedups("impulse float wide", "impulse float wide x",
              "Threads: impulse float wide on the calling thread alone over its time on N workers (median over the\n"
              "repetitions [lowest-highest]):");
+    speedups("Box2D v3", "Box2D v3 x",
+             "Threads, Box2D v3 for comparison: on one thread over its time on N workers of its own scheduler (median\n"
+             "over the repetitions [lowest-highest]):");
     return comparable;
 }
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Box2D v3 running a bench::Scene: the same shapes, densities and coefficients (rolling resistance
 // included), 4 substeps and its default contact softness, sleeping and continuous collision off.
-// Its solver phase is b2Profile's solverSetup + constraints + transforms. Box2D v3 is not in
+// Its solver phase is b2Profile's solverSetup + constraints + transforms. On more than one worker
+// it runs on the scheduler it brings (b2WorldDef::workerCount without task callbacks: its own
+// threads), the way it is meant to run when an engine supplies nothing. Box2D v3 is not in
 // Debian: a user builds it from its public sources and points the benchmark at it
 // (bench/CMakeLists.txt); without it make_box2d3 returns null and the benchmark leaves it out.
 #include "engine.hpp"
@@ -13,9 +15,10 @@ namespace {
 
 class Box2D3 final : public bench::Engine {
 public:
-    explicit Box2D3(const bench::Scene& s)
+    Box2D3(const bench::Scene& s, int workers)
     {
         b2WorldDef wd = b2DefaultWorldDef();
+        wd.workerCount = workers;
         wd.gravity = {0.0f, float(-s.gravity)};
         wd.enableSleep = false;
         wd.enableContinuous = false;
@@ -120,14 +123,14 @@ private:
 }  // namespace
 
 namespace bench {
-std::unique_ptr<Engine> make_box2d3(const Scene& s) { return std::make_unique<Box2D3>(s); }
+std::unique_ptr<Engine> make_box2d3(const Scene& s, int workers) { return std::make_unique<Box2D3>(s, workers); }
 std::string box2d3_version() { return IMPULSE_BENCH_BOX2D3_VERSION; }
 }  // namespace bench
 
 #else
 
 namespace bench {
-std::unique_ptr<Engine> make_box2d3(const Scene&) { return nullptr; }
+std::unique_ptr<Engine> make_box2d3(const Scene&, int) { return nullptr; }
 std::string box2d3_version() { return ""; }
 }  // namespace bench
 
