@@ -309,6 +309,16 @@ bool all_finite(const S* x, int n) noexcept
         if (!(std::abs(x[i]) <= std::numeric_limits<S>::max())) return false;
     return true;
 }
+/// Asks for the two cache lines from `p` on to be loaded (a hint: no effect where the compiler has none).
+inline void prefetch_lines(const void* p) noexcept
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p);
+    __builtin_prefetch(static_cast<const char*>(p) + 64);
+#else
+    (void)p;
+#endif
+}
 /// The index of the lowest set bit of x != 0.
 inline int lowest_bit(std::uint32_t x) noexcept
 {
@@ -980,8 +990,12 @@ private:
         const bool colouring = settings.colouring;
         constexpr std::uint32_t all_colours = (1u << colour_count) - 1u;
         constexpr std::uint32_t movable_colours = all_colours & ~((1u << static_colours) - 1u);
+        // The loop is serial and waits on each manifold's pair and point count: ask for the cache
+        // lines that hold them (a manifold's first two, for float) a few thousand bytes ahead.
+        constexpr std::size_t ahead = std::max<std::size_t>(1, 2048 / sizeof(Manifold<S, D>));
         for (std::size_t m = 0; m < count; ++m) {
             const Manifold<S, D>& mf = manifolds[m];
+            if (m + ahead < count) detail::prefetch_lines(&manifolds[m + ahead]);
             constraint_of_[m] = none;
             colour_of_[m] = 0xff;
             if (!in_range(bodies, mf)) continue;
