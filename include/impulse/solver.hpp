@@ -1062,7 +1062,7 @@ private:
         for (detail::Stage& st : stages_) {
             if (st.arg == no_colour) continue;
             const bool rows = wide_ && st.arg < colour_count && st.kind != restitute;
-            st.items = rows ? (packet_start_[st.arg + 1] - packet_start_[st.arg]) +
+            st.items = rows ? (first_packet(st.arg + 1) - first_packet(st.arg)) +
                                   (single_start_[st.arg + 1] - single_start_[st.arg])
                             : colour_start_[st.arg + 1] - colour_start_[st.arg];
             st.blocks = blocks_for(st.items, st.arg == colour_count ? 0 : rows ? row_block : contact_block);
@@ -1082,7 +1082,6 @@ private:
         std::size_t packets = 0, wide_points = 0;
         RowRun* run = runs_;
         for (int k = 0; k < colour_count; ++k) {
-            packet_start_[std::size_t(k)] = packets;
             single_start_[std::size_t(k)] = singles_.size();
             std::size_t c = colour_start_[std::size_t(k)];
             for (std::size_t n = 1; n < Most; ++n, ++run) {
@@ -1096,7 +1095,6 @@ private:
             }
         }
         *run = RowRun{packets, 0, wide_points, 0};
-        packet_start_[colour_count] = packets;
         single_start_[colour_count] = singles_.size();
         packets_.resize(packets);
         rows_.resize(wide_points);
@@ -1953,7 +1951,7 @@ private:
             single(colour_start_[k] + begin, colour_start_[k] + end);
             return;
         }
-        const std::size_t p0 = packet_start_[k], packets = packet_start_[k + 1] - p0;
+        const std::size_t p0 = first_packet(k), packets = first_packet(k + 1) - p0;
         for (std::size_t i = begin; i < end; ++i) {
             if (i < packets) wide(p0 + i);
             else {
@@ -2226,7 +2224,7 @@ private:
     std::vector<Packet> packets_;             // the wide rows' packets, colour by colour
     std::vector<Row> rows_;                   // their points
     std::vector<std::uint32_t> singles_;      // per colour, the contacts not in a packet
-    std::size_t packet_start_[colour_count + 1] = {};  // colour k's packets: [start[k], start[k+1])
+    std::size_t single_start_[colour_count + 1] = {};  // colour k's single contacts
     // The runs of packets, colour by colour and by point count within a colour, and an end mark.
     struct RowRun {
         std::size_t packet;   // its first packet
@@ -2235,7 +2233,12 @@ private:
         int count;            // points per contact
     };
     RowRun runs_[colour_count * Manifold<S, D>::max_points + 1] = {};
-    std::size_t single_start_[colour_count + 1] = {};  // colour k's single contacts
+    // Colour k's packets are [first_packet(k), first_packet(k + 1)): its first run's first packet
+    // (colour_count: the end mark).
+    std::size_t first_packet(std::size_t k) const noexcept
+    {
+        return runs_[k * std::size_t(Manifold<S, D>::max_points)].packet;
+    }
     S cache_h_{0};                            // the substep length the cached impulses are for
 };
 
