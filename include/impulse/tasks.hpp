@@ -7,10 +7,14 @@
 /// How a step uses it: the solver cuts a step into stages (load the bodies, colour the contacts,
 /// prepare them, then per substep integrate, warm start and solve colour by colour, ...). Each stage
 /// is a list of independent blocks. The calling thread and `workers() - 1` helper tasks, enqueued
-/// once per step, take blocks of the current stage from an atomic counter; whoever finishes the last
-/// block of a stage opens the next one. No thread waits on another to start: the calling thread alone
-/// can finish the whole step, so a task system that runs the helpers late, one after another, or
-/// inline inside `enqueue` is still correct (only slower). A thread with no block to take spins
+/// once per step, take blocks of the current stage: worker i starts at its own share of the blocks
+/// (the i-th of `workers()` equal parts) and goes on to the next blocks until it meets one another
+/// worker took, then back from its start the same way, each block claimed by an atomic bit (the way
+/// Box2D v3's stages hand out blocks). So block k of every stage tends to run on the same thread, and
+/// the bodies and contacts it touches stay in that core's cache from stage to stage. Whoever
+/// finishes the last block of a stage opens the next one. No thread waits on another to start: the
+/// calling thread alone can finish the whole step, so a task system that runs the helpers late, one
+/// after another, or inline inside `enqueue` is still correct (only slower). A thread with no block to take spins
 /// briefly, then yields. Which thread runs a block never changes what it computes, so the result is
 /// the same, bit for bit, for every number of workers.
 #pragma once
@@ -49,13 +53,15 @@ public:
 namespace detail {
 
 /// One stage of a step: `items` items cut into `blocks` blocks (block k holds the items
-/// [k items / blocks, (k + 1) items / blocks)). `kind` and `arg` say what to run.
+/// [k items / blocks, (k + 1) items / blocks)), at most `max_blocks` (the runner cuts a stage of more
+/// into that many). `kind` and `arg` say what to run.
 struct Stage {
+    static constexpr std::uint32_t max_blocks = 64;  ///< a bit of `taken` each
     std::uint32_t kind{0};
     std::uint32_t arg{0};
     std::size_t items{0};
     std::uint32_t blocks{1};
-    std::atomic<std::uint32_t> next{0};      // the next block to take
+    std::atomic<std::uint64_t> taken{0};     // bit k: block k was claimed
     std::atomic<std::uint32_t> finished{0};  // blocks done
     std::chrono::steady_clock::time_point closed{};  // when its last block finished (timed runs only)
 
@@ -68,12 +74,18 @@ struct Stage {
         arg = o.arg;
         items = o.items;
         blocks = o.blocks;
-        next.store(0, std::memory_order_relaxed);
+        taken.store(0, std::memory_order_relaxed);
         finished.store(0, std::memory_order_relaxed);
         return *this;
     }
     std::size_t begin(std::uint32_t block) const noexcept { return std::size_t(block) * items / blocks; }
     std::size_t end(std::uint32_t block) const noexcept { return std::size_t(block + 1) * items / blocks; }
+    /// Claims block k: true for the one caller that gets it.
+    bool claim(std::uint32_t k) noexcept
+    {
+        const std::uint64_t bit = std::uint64_t(1) << k;
+        return !(taken.fetch_or(bit, std::memory_order_relaxed) & bit);
+    }
 };
 
 /// Runs a list of stages in order, each stage's blocks on whichever participating thread takes
@@ -103,46 +115,58 @@ public:
     void parallel(TaskSystem& tasks) noexcept
     {
         for (Stage& s : stages_) {
-            s.next.store(0, std::memory_order_relaxed);
+            s.blocks = s.blocks < 1 ? 1 : s.blocks > Stage::max_blocks ? Stage::max_blocks : s.blocks;
+            s.taken.store(0, std::memory_order_relaxed);
             s.finished.store(0, std::memory_order_relaxed);
         }
         std::size_t first = 0;
         while (first < stages_.size() && stages_[first].items == 0) ++first;
         current_.store(first, std::memory_order_release);
-        const unsigned helpers = tasks.workers() > 1 ? tasks.workers() - 1 : 0;
+        workers_ = tasks.workers() > 1 ? tasks.workers() : 1;
+        const unsigned helpers = workers_ - 1;
         void* handle = helpers ? tasks.enqueue(&StageRunner::helper, helpers, 1, this) : nullptr;
-        work();
+        work(0);
         if (helpers) tasks.finish(handle);
     }
 
 private:
     static void helper(std::size_t begin, std::size_t end, unsigned, void* context) noexcept
     {
-        for (std::size_t i = begin; i < end; ++i) static_cast<StageRunner*>(context)->work();
+        for (std::size_t i = begin; i < end; ++i) static_cast<StageRunner*>(context)->work(unsigned(i) + 1);
     }
 
-    // Take blocks of the current stage until every stage is done.
-    void work() noexcept
+    // Worker `w` (the caller 0, helper i i + 1) takes blocks of the current stage until every stage
+    // is done.
+    void work(unsigned w) noexcept
     {
         const std::size_t n = stages_.size();
         std::size_t s = current_.load(std::memory_order_acquire);
         while (s < n) {
             Stage& st = stages_[s];
-            const std::uint32_t k = st.next.fetch_add(1, std::memory_order_relaxed);
-            if (k < st.blocks) {
-                run_(st, st.begin(k), st.end(k));
-                // The last block's finisher opens the next stage; acq_rel orders every block's
-                // writes before it.
-                if (st.finished.fetch_add(1, std::memory_order_acq_rel) + 1 == st.blocks) {
-                    if (timed_) st.closed = std::chrono::steady_clock::now();
-                    std::size_t next = s + 1;  // stages without items (an empty colour) are passed over
-                    while (next < n && stages_[next].items == 0) ++next;
-                    current_.store(next, std::memory_order_release);
-                }
-                s = current_.load(std::memory_order_acquire);
-                continue;
+            // Its own share first, then onwards while no other worker has been there, then back from
+            // the start. Every block gets claimed: the block after each worker's last is one some
+            // worker claimed, so following the claimed ones round the ring misses none.
+            const std::uint32_t blocks = st.blocks, start = std::uint32_t(std::uint64_t(w) * blocks / workers_);
+            for (std::uint32_t k = start; st.claim(k);) {
+                finish_block(s, k);
+                if (++k == blocks) k = 0;
             }
+            for (std::uint32_t k = start; st.claim(k = k == 0 ? blocks - 1 : k - 1);) finish_block(s, k);
             s = wait_past(s);
+        }
+    }
+
+    // Runs block k of stage s; the last block's finisher opens the next stage.
+    void finish_block(std::size_t s, std::uint32_t k) noexcept
+    {
+        Stage& st = stages_[s];
+        run_(st, st.begin(k), st.end(k));
+        // acq_rel orders every block's writes before the next stage opens.
+        if (st.finished.fetch_add(1, std::memory_order_acq_rel) + 1 == st.blocks) {
+            if (timed_) st.closed = std::chrono::steady_clock::now();
+            std::size_t next = s + 1;  // stages without items (an empty colour) are passed over
+            while (next < stages_.size() && stages_[next].items == 0) ++next;
+            current_.store(next, std::memory_order_release);
         }
     }
 
@@ -159,6 +183,7 @@ private:
     std::vector<Stage>& stages_;
     Run& run_;
     bool timed_;
+    unsigned workers_{1};
     std::atomic<std::size_t> current_{0};
 };
 

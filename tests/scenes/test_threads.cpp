@@ -5,6 +5,7 @@
 // but large enough that every stage is cut into several blocks (256 bodies, 64 contacts a block) and
 // so is really shared between the threads; on a machine with fewer cores than workers the threads
 // take turns, which changes the timing of every block and still may not change the result.
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -125,5 +126,61 @@ TEST_CASE("the step profile: every part of a coloured pile's step is timed, the 
         w.step();
         CHECK(w.solver.profile().total == 0.0);
         CHECK(w.solver.profile().solve == 0.0);
+    }
+}
+
+TEST_CASE("the stage runner runs every block of every stage once, each stage after the one before",
+          "[threads][tasks]")
+{
+    // tasks.hpp: worker i starts at its own share of a stage's blocks and claims its neighbours; the
+    // claim is a bit per block, so a stage has at most Stage::max_blocks of them (one asking for more
+    // is cut into that many). Whatever the workers (70 of them: more than any stage's blocks), each
+    // item must run exactly once, and no item of a stage may start before every item of the stage
+    // before ran (the order that makes one stage's writes visible to the next). Stages without items
+    // are passed over.
+    using impulse::detail::Stage;
+    const std::size_t items[] = {5000, 0, 7, 1, 640, 3, 0, 2000};
+    const std::uint32_t blocks[] = {Stage::max_blocks, 1, 3, 1, 40, 3, 1, 500};  // 500: cut to max_blocks
+    constexpr std::size_t n = sizeof items / sizeof items[0];
+    std::vector<std::vector<std::atomic<int>>> runs(n);
+    std::atomic<int> done[n] = {};
+    std::atomic<bool> in_order{true};
+    struct Run {
+        std::vector<std::vector<std::atomic<int>>>* runs;
+        std::atomic<int>* done;
+        std::atomic<bool>* in_order;
+        void operator()(const Stage& st, std::size_t begin, std::size_t end) const noexcept
+        {
+            for (std::size_t s = 0; s < st.arg; ++s)  // every earlier stage complete
+                if (done[s].load() != int((*runs)[s].size())) in_order->store(false);
+            for (std::size_t i = begin; i < end; ++i) {
+                (*runs)[st.arg][i].fetch_add(1);
+                done[st.arg].fetch_add(1);
+            }
+        }
+    } run{&runs, done, &in_order};
+    for (unsigned workers : {2u, 3u, 7u, 70u}) {
+        INFO(workers << " workers");
+        std::vector<Stage> stages;
+        for (std::size_t s = 0; s < n; ++s) {
+            runs[s] = std::vector<std::atomic<int>>(items[s]);
+            done[s] = 0;
+            stages.emplace_back(0u, std::uint32_t(s), items[s], blocks[s]);
+        }
+        in_order = true;
+        examples::ThreadPool pool(workers);
+        for (int repeat = 0; repeat < 3; ++repeat) {  // a runner resets the claims it finds
+            for (std::size_t s = 0; s < n; ++s) {
+                for (auto& r : runs[s]) r = 0;
+                done[s] = 0;
+            }
+            impulse::detail::StageRunner<Run>(stages, run).parallel(pool);
+            CHECK(in_order.load());
+            for (std::size_t s = 0; s < n; ++s) {
+                int once = 0;
+                for (const auto& r : runs[s]) once += r.load() == 1;
+                CHECK(once == int(items[s]));
+            }
+        }
     }
 }
