@@ -2067,8 +2067,8 @@ private:
     std::uint32_t blocks_for(std::size_t items, std::size_t per) const noexcept
     {
         if (workers_ <= 1 || per == 0 || items <= per) return 1;
-        const std::size_t most = std::min<std::size_t>(std::size_t(workers_) * 4, detail::Stage::max_blocks);
-        return std::uint32_t(std::min(most, (items + per - 1) / per));
+        // Four blocks per worker; the runner cuts a stage to Stage::max_blocks.
+        return std::uint32_t(std::min(std::size_t(workers_) * 4, (items + per - 1) / per));
     }
 
     std::size_t stage_count(int substeps) const noexcept

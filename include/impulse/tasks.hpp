@@ -14,8 +14,8 @@
 /// the bodies and contacts it touches stay in that core's cache from stage to stage. Whoever
 /// finishes the last block of a stage opens the next one. No thread waits on another to start: the
 /// calling thread alone can finish the whole step, so a task system that runs the helpers late, one
-/// after another, or inline inside `enqueue` is still correct (only slower). A thread with no block to take spins
-/// briefly, then yields. Which thread runs a block never changes what it computes, so the result is
+/// after another, or inline inside `enqueue` is still correct (only slower). A thread with no block
+/// to take spins briefly, then yields. Which thread runs a block never changes what it computes, so the result is
 /// the same, bit for bit, for every number of workers.
 #pragma once
 
