@@ -5,6 +5,12 @@
 // the test says which and why the smaller one still tests the claim. Criteria the solver does not
 // meet yet are kept as they are, in test cases marked [!mayfail] that state the measured number
 // and its cause.
+//
+// Every scene runs on both of the solver's paths (SUITE_CASE): in the order given (the default) and
+// coloured (settings.colouring, with the wide rows it enables: the path a task system's workers take,
+// the same bits for every number of workers, tests/scenes/test_threads.cpp). The order the contacts
+// are solved in changes the result within the solver's tolerances (docs/solver.md), so each path is
+// held to every criterion; where one path misses one, its case alone is marked.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -15,7 +21,10 @@
 namespace {
 
 using S = double;
-using World = scenes::World<S, 2>;
+// A scene world on one of the solver's paths: in the order given, or coloured (and wide).
+struct World : scenes::World<S, 2> {
+    explicit World(bool coloured) { solver.settings.colouring = coloured; }
+};
 namespace suite = scenes::suite;
 namespace bounds = scenes::suite::bounds;
 constexpr suite::NoFrame none{};
@@ -24,13 +33,24 @@ int seconds(double t) { return int(std::lround(t * 60)); }
 
 }  // namespace
 
+// SUITE_CASE(name, tags, coloured_tags) { body }: two test cases running one body, in the order given
+// (`coloured` false; tags) and coloured ("(coloured)" after the name; coloured_tags).
+#define SUITE_JOIN2(a, b) a##b
+#define SUITE_JOIN(a, b) SUITE_JOIN2(a, b)
+#define SUITE_CASE_AT(fn, name, tags, coloured_tags) \
+    static void fn(bool coloured);                   \
+    TEST_CASE(name, tags) { fn(false); }             \
+    TEST_CASE(name " (coloured)", coloured_tags) { fn(true); } \
+    static void fn(bool coloured)
+#define SUITE_CASE(name, tags, coloured_tags) SUITE_CASE_AT(SUITE_JOIN(suite_case_, __LINE__), name, tags, coloured_tags)
+
 // ---------------------------------------------------------------------------------------------
 // Vertical stacks
 
-TEST_CASE("a vertical stack of 10 boxes stands for 10 s: in its column, sunk no more than 2 cm per box, at rest",
-          "[scenes][suite][stack]")
+SUITE_CASE("a vertical stack of 10 boxes stands for 10 s: in its column, sunk no more than 2 cm per box, at rest",
+           "[scenes][suite][stack]", "[scenes][suite][stack][coloured]")
 {
-    World w;
+    World w(coloured);
     suite::build_vertical_stack(w, 10);
     const auto r = suite::run_vertical_stack(w, 10, seconds(10), none);
     CHECK(r.drift <= bounds::stack_column);
@@ -53,10 +73,10 @@ TEST_CASE("a vertical stack of 10 boxes stands for 10 s: in its column, sunk no 
 // and 30 boxes stand too (1.1 cm and 4.3 mm off). With one pass per manifold
 // (settings.manifold_iterations = 1) the 20 boxes stood 5.8 mm off and moving at 6.9 mm/s, 25
 // stood 3.5 cm off and 30 fell.
-TEST_CASE("a vertical stack of 20 boxes stands for 10 s: in its column, sunk no more than 2 cm per box, at rest",
-          "[scenes][suite][stack]")
+SUITE_CASE("a vertical stack of 20 boxes stands for 10 s: in its column, sunk no more than 2 cm per box, at rest",
+           "[scenes][suite][stack]", "[scenes][suite][stack][coloured]")
 {
-    World w;
+    World w(coloured);
     suite::build_vertical_stack(w, 20);
     const auto r = suite::run_vertical_stack(w, 20, seconds(10), none);
     CHECK(r.drift <= bounds::stack_column);
@@ -67,25 +87,25 @@ TEST_CASE("a vertical stack of 20 boxes stands for 10 s: in its column, sunk no 
 // ---------------------------------------------------------------------------------------------
 // Box pyramids (Box2D's benchmark brick pattern)
 
-TEST_CASE("a box pyramid of base 20 stands for 10 s: the top within 5 cm of its start, at rest",
-          "[scenes][suite][pyramid]")
+SUITE_CASE("a box pyramid of base 20 stands for 10 s: the top within 5 cm of its start, at rest",
+           "[scenes][suite][pyramid]", "[scenes][suite][pyramid][coloured]")
 {
-    World w;
+    World w(coloured);
     scenes::build_box_pyramid(w, 20);
     const auto r = suite::run_box_pyramid(w, seconds(10), none);
     CHECK(r.top_moved <= bounds::pyramid20_top);
     CHECK(r.fastest <= bounds::at_rest);
 }
 
-TEST_CASE("a box pyramid of base 40 holds the base-100 criteria: the top within 1 m of its start, at rest at 10 s",
-          "[scenes][suite][pyramid]")
+SUITE_CASE("a box pyramid of base 40 holds the base-100 criteria: the top within 1 m of its start, at rest at 10 s",
+           "[scenes][suite][pyramid]", "[scenes][suite][pyramid][coloured]")
 {
     // The base-100 pyramid (5050 boxes) runs in the example program (stacks); here base 40 (820
     // boxes, 40 rows), a sixth of the cost, carries the same claim: the rows pass the weight down
     // and come to rest within 10 s. It does not show what base 100 does: there the top stays within
     // 1 m (0.80 m) but the pyramid still moves at 5 cm/s at 10 s (Box2D v3: 1.5 cm/s), which the
     // example program reports.
-    World w;
+    World w(coloured);
     scenes::build_box_pyramid(w, 40);
     const auto r = suite::run_box_pyramid(w, seconds(10), none);
     CHECK(r.top_moved <= bounds::pyramid100_top);
@@ -95,8 +115,8 @@ TEST_CASE("a box pyramid of base 40 holds the base-100 criteria: the top within 
 // ---------------------------------------------------------------------------------------------
 // High mass ratio, placed resting
 
-TEST_CASE("a 400:1 box on two small boxes rests: no box moves after 5 s, none moved 0.2 m, the small ones sunk <= 2 cm",
-          "[scenes][suite][mass]")
+SUITE_CASE("a 400:1 box on two small boxes rests: no box moves after 5 s, none moved 0.2 m, the small ones sunk <= 2 cm",
+           "[scenes][suite][mass]", "[scenes][suite][mass][coloured]")
 {
     // Solver2D's HighMassRatio2 (thin ground, a segment) and 3 (thick ground, a box). The heavy box's
     // contacts with the small ones are heavy on light (SolverSettings::shock_propagation, on by
@@ -106,7 +126,7 @@ TEST_CASE("a 400:1 box on two small boxes rests: no box moves after 5 s, none mo
     // than 1 mm, three times those two contacts in series (0.35 mm), where the soft step without it
     // sinks 8.6 cm (the next test). Measured: 0.06 mm; the small boxes 0.1 mm into the ground.
     for (bool thick : {false, true}) {
-        World w;
+        World w(coloured);
         const auto scene = suite::build_big_on_small(w, thick, false);
         const auto r = suite::run_mass_ratio(w, scene, seconds(10), seconds(5), none);
         INFO((thick ? "thick ground" : "thin ground"));
@@ -117,8 +137,8 @@ TEST_CASE("a 400:1 box on two small boxes rests: no box moves after 5 s, none mo
     }
 }
 
-TEST_CASE("without shock propagation the 400:1 box sinks by the soft contacts' sag, as the model says",
-          "[scenes][suite][mass]")
+SUITE_CASE("without shock propagation the 400:1 box sinks by the soft contacts' sag, as the model says",
+           "[scenes][suite][mass]", "[scenes][suite][mass][coloured]")
 {
     // The same scene with SolverSettings::shock_propagation off: the soft step alone. The big box
     // sinks by its contact springs: 1972 N on each small box, against its two ground points of
@@ -126,7 +146,7 @@ TEST_CASE("without shock propagation the 400:1 box sinks by the soft contacts' s
     // the big box's own points on the small box (m_p = 0.40 at 30 Hz, k = 28 300 N/m) add 6.9 cm.
     // It still rests and passes the scene's other criteria.
     for (bool thick : {false, true}) {
-        World w;
+        World w(coloured);
         const auto scene = suite::build_big_on_small(w, thick, false);
         w.solver.settings.shock_propagation = false;
         const auto r = suite::run_mass_ratio(w, scene, seconds(10), seconds(5), none);
@@ -143,10 +163,10 @@ TEST_CASE("without shock propagation the 400:1 box sinks by the soft contacts' s
 // at most after 5 s (0.31 cm/s without contact recycling). With one pass over each manifold's points
 // per solve (settings.manifold_iterations = 1) it failed, just: 0.215 m (a slide of about 9 cm) and
 // 0.85 cm/s after 5 s.
-TEST_CASE("pyramids with 100, 200, 300 times denser top boxes rest: no box moves after 5 s, none moved 0.2 m",
-          "[scenes][suite][mass]")
+SUITE_CASE("pyramids with 100, 200, 300 times denser top boxes rest: no box moves after 5 s, none moved 0.2 m",
+           "[scenes][suite][mass]", "[scenes][suite][mass][coloured]")
 {
-    World w;
+    World w(coloured);
     const auto scene = suite::build_mass_ratio_pyramids(w, false);
     const auto r = suite::run_mass_ratio(w, scene, seconds(10), seconds(5), none);
     CHECK(r.fastest_late <= bounds::at_rest);
@@ -157,21 +177,28 @@ TEST_CASE("pyramids with 100, 200, 300 times denser top boxes rest: no box moves
 // Overlap recovery
 
 namespace {
-const suite::RecoveryResult<S>& recovery()
+suite::RecoveryResult<S> simulate_recovery(bool coloured)
 {
-    static const suite::RecoveryResult<S> r = [] {
-        World w;
-        suite::build_overlap_recovery(w);
-        return suite::run_overlap_recovery(w, seconds(5), none);
-    }();
+    World w(coloured);
+    suite::build_overlap_recovery(w);
+    return suite::run_overlap_recovery(w, seconds(5), none);
+}
+
+const suite::RecoveryResult<S>& recovery(bool coloured)
+{
+    if (coloured) {
+        static const suite::RecoveryResult<S> r = simulate_recovery(true);
+        return r;
+    }
+    static const suite::RecoveryResult<S> r = simulate_recovery(false);
     return r;
 }
 }  // namespace
 
-TEST_CASE("boxes stacked 25% overlapping push apart within 1 s, no faster than the push-out cap, and then stand",
-          "[scenes][suite][recovery]")
+SUITE_CASE("boxes stacked 25% overlapping push apart within 1 s, no faster than the push-out cap, and then stand",
+           "[scenes][suite][recovery]", "[scenes][suite][recovery][coloured]")
 {
-    const auto& r = recovery();
+    const auto& r = recovery(coloured);
     CHECK(r.start_overlap == Approx(0.25).margin(1e-9));  // the setup: a quarter of a 1 m box
     CHECK(r.recovered_at <= bounds::recovered_within);
     CHECK(r.overlap_end < bounds::recovered_overlap);
@@ -180,50 +207,60 @@ TEST_CASE("boxes stacked 25% overlapping push apart within 1 s, no faster than t
     CHECK(r.fastest <= bounds::at_rest);
 }
 
-// Fails today, just: averaged over a step, the surfaces of one pair separate at up to 3.009 m/s (the
-// speed left after each step is at most 2.18 m/s, within the cap; with one pass per manifold,
-// settings.manifold_iterations = 1: 3.45 and 2.60 m/s). Cause: Gauss-Seidel over a box's several
+// Fails today in the order given, just: averaged over a step, the surfaces of one pair separate at up
+// to 3.009 m/s (the speed left after each step is at most 2.18 m/s, within the cap; with one pass per
+// manifold, settings.manifold_iterations = 1: 3.45 and 2.60 m/s). Coloured it passes: 2.54 m/s over
+// a step, 2.72 m/s left after one. Cause, where it fails: Gauss-Seidel over a box's several
 // overlapping neighbours: each contact pushes at up to 3 m/s, and a push solved after it adds to the
 // speed of a pair already solved, which a non-negative impulse cannot take back.
-TEST_CASE("boxes stacked 25% overlapping: no pair's surfaces separate faster than the cap over a step",
-          "[scenes][suite][recovery][!mayfail]")
+SUITE_CASE("boxes stacked 25% overlapping: no pair's surfaces separate faster than the cap over a step",
+           "[scenes][suite][recovery][!mayfail]", "[scenes][suite][recovery][coloured]")
 {
-    CHECK(recovery().separation_rate <= 3.0);  // SolverSettings::push_out_speed
+    CHECK(recovery(coloured).separation_rate <= 3.0);  // SolverSettings::push_out_speed
 }
 
 // ---------------------------------------------------------------------------------------------
 // Confined
 
 namespace {
-const suite::ConfinedResult<S>& confined()
+suite::ConfinedResult<S> simulate_confined(bool coloured)
 {
-    static const suite::ConfinedResult<S> r = [] {
-        World w;
-        suite::build_confined(w);
-        return suite::run_confined(w, seconds(10), none);
-    }();
+    World w(coloured);
+    suite::build_confined(w);
+    return suite::run_confined(w, seconds(10), none);
+}
+
+const suite::ConfinedResult<S>& confined(bool coloured)
+{
+    if (coloured) {
+        static const suite::ConfinedResult<S> r = simulate_confined(true);
+        return r;
+    }
+    static const suite::ConfinedResult<S> r = simulate_confined(false);
     return r;
 }
 }  // namespace
 
-TEST_CASE("625 circles started overlapping in a box too small for them come to rest within 10 s",
-          "[scenes][suite][confined]")
+// Coloured, the pairs separate at up to 3.17 m/s averaged over a step (3.00 in the order given): the
+// recovering boxes' cause (below), in another order of the circles' contacts. Both come to rest.
+SUITE_CASE("625 circles started overlapping in a box too small for them come to rest within 10 s",
+           "[scenes][suite][confined]", "[scenes][suite][confined][coloured][!mayfail]")
 {
-    const auto& r = confined();
+    const auto& r = confined(coloured);
     CHECK(r.start_overlap == Approx(0.28).margin(1e-9));  // the setup: 1 m circles 0.72 m apart
     CHECK(r.separation_rate <= 3.0);  // averaged over each step: within the push-out cap
     CHECK(r.fastest <= bounds::at_rest);
 }
 
 // Fails today: circles reach 21.8 m/s (Box2D v3: 23.7 m/s) and a pair separates at 4.4 m/s after a
-// step. Cause: the push-out cap is per contact; along a chain of 12 overlapping circles from the
+// step (coloured: 21.5 m/s, a step's travel at 22.1 m/s, a pair at 5.0 m/s). Cause: the push-out cap is per contact; along a chain of 12 overlapping circles from the
 // middle of the box to a wall each contact adds up to 3 m/s, so the outer circles move at many times
 // the cap while the crowd spreads to the walls. Bounding a body's speed needs the cap to act on
 // bodies (or on chains), a change to the solver's method rather than a small fix.
-TEST_CASE("625 circles started overlapping: no body ever faster than 5 m/s, no pair separating faster than the cap",
-          "[scenes][suite][confined][!mayfail]")
+SUITE_CASE("625 circles started overlapping: no body ever faster than 5 m/s, no pair separating faster than the cap",
+           "[scenes][suite][confined][!mayfail]", "[scenes][suite][confined][coloured][!mayfail]")
 {
-    const auto& r = confined();
+    const auto& r = confined(coloured);
     CHECK(r.body_speed <= bounds::confined_speed);
     CHECK(r.body_travel <= bounds::confined_speed);
     CHECK(r.separating <= 3.0);  // SolverSettings::push_out_speed
@@ -232,8 +269,10 @@ TEST_CASE("625 circles started overlapping: no body ever faster than 5 m/s, no p
 // ---------------------------------------------------------------------------------------------
 // Card house
 
-// Fails today at the default 4 substeps: the top pair falls, 1.85 m (Box2D v3 holds it: 3.8 cm).
-// It holds at 8 substeps (the next test). What is known: the top pair, its feet on the flat card
+// Fails today at the default 4 substeps in the order given: the top pair falls, 1.85 m (Box2D v3
+// holds it: 3.8 cm). It holds at 8 substeps (the next test), and coloured at 4: the top cards move
+// 3.6 cm at most (3.3 cm at 8 substeps). The coloured pass is not the more robust one, only another
+// order: over ten leans of the cards it holds 5 (below). What is known: the top pair, its feet on the flat card
 // below and its tops meeting corner to corner, is a linkage of one degree of freedom while the top
 // contact slides, and gravity drives it away from the symmetric pose either way. Its statics (cards
 // as lines 0.4 m long, one card's corner on the other's face, weights at the middles) need a
@@ -255,19 +294,19 @@ TEST_CASE("625 circles started overlapping: no body ever faster than 5 m/s, no p
 // second relaxing pass is not the default because the confined circles then separate faster than
 // the push-out cap over a step (3.09 m/s), and the 20-box stack's top leaves its column by 9.6 mm
 // where one pass leaves it at 0.4 mm (docs/solver.md).
-TEST_CASE("the card house stands for 10 s at 4 substeps: the top cards within 5 cm of their start",
-          "[scenes][suite][cards][!mayfail]")
+SUITE_CASE("the card house stands for 10 s at 4 substeps: the top cards within 5 cm of their start",
+           "[scenes][suite][cards][!mayfail]", "[scenes][suite][cards][coloured]")
 {
-    World w;
+    World w(coloured);
     const auto top = suite::build_card_house(w);
     const auto r = suite::run_card_house(w, top, seconds(10), none);
     CHECK(r.top_moved <= bounds::card_top);
 }
 
-TEST_CASE("the card house stands for 10 s at 8 substeps, the count it needs: the top cards within 5 cm of their start",
-          "[scenes][suite][cards]")
+SUITE_CASE("the card house stands for 10 s at 8 substeps, the count it needs: the top cards within 5 cm of their start",
+           "[scenes][suite][cards]", "[scenes][suite][cards][coloured]")
 {
-    World w;
+    World w(coloured);
     const auto top = suite::build_card_house(w);
     w.solver.settings.substeps = 8;
     const auto r = suite::run_card_house(w, top, seconds(10), none);
@@ -279,21 +318,29 @@ TEST_CASE("the card house stands for 10 s at 8 substeps, the count it needs: the
 // Friction ramp
 
 namespace {
-const std::vector<suite::RampResult<S>>& ramps()
+std::vector<suite::RampResult<S>> simulate_ramps(bool coloured)
 {
-    static const std::vector<suite::RampResult<S>> r = [] {
-        const std::vector<S> mu{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8};
-        World w;
-        const auto boxes = suite::build_friction_ramps(w, mu);
-        return suite::run_friction_ramps(w, boxes, mu, none);
-    }();
+    const std::vector<S> mu{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8};
+    World w(coloured);
+    const auto boxes = suite::build_friction_ramps(w, mu);
+    return suite::run_friction_ramps(w, boxes, mu, none);
+}
+
+const std::vector<suite::RampResult<S>>& ramps(bool coloured)
+{
+    if (coloured) {
+        static const std::vector<suite::RampResult<S>> r = simulate_ramps(true);
+        return r;
+    }
+    static const std::vector<suite::RampResult<S>> r = simulate_ramps(false);
     return r;
 }
 }  // namespace
 
-TEST_CASE("boxes on a 30-degree ramp with mu < tan 30 slide at g (sin 30 - mu cos 30)", "[scenes][suite][ramp]")
+SUITE_CASE("boxes on a 30-degree ramp with mu < tan 30 slide at g (sin 30 - mu cos 30)",
+           "[scenes][suite][ramp]", "[scenes][suite][ramp][coloured]")
 {
-    for (const auto& r : ramps()) {
+    for (const auto& r : ramps(coloured)) {
         if (!(r.mu < std::tan(suite::ramp_angle))) continue;
         INFO("mu = " << r.mu);
         const double a = suite::slide_acceleration(r.mu);
@@ -301,9 +348,10 @@ TEST_CASE("boxes on a 30-degree ramp with mu < tan 30 slide at g (sin 30 - mu co
     }
 }
 
-TEST_CASE("boxes on a 30-degree ramp with mu >= 0.7 stop within 1 s", "[scenes][suite][ramp]")
+SUITE_CASE("boxes on a 30-degree ramp with mu >= 0.7 stop within 1 s",
+           "[scenes][suite][ramp]", "[scenes][suite][ramp][coloured]")
 {
-    for (const auto& r : ramps()) {
+    for (const auto& r : ramps(coloured)) {
         if (!(r.mu > 0.65)) continue;
         INFO("mu = " << r.mu);
         CHECK(r.fastest_late <= bounds::at_rest);
@@ -319,9 +367,10 @@ TEST_CASE("boxes on a 30-degree ramp with mu >= 0.7 stop within 1 s", "[scenes][
 // solved one after the other, and the friction after them, left the box turning at 1.6 rad/s about
 // its front edge; it rocked, lifted off at 0.17 m/s and slid on at 0.35 m/s at 1 s (stopping at 2.8
 // s, slowing at g (mu cos 30 - sin 30) = 0.19 m/s^2 as it should).
-TEST_CASE("a box on a 30-degree ramp with mu = 0.6 > tan 30 stops within 1 s", "[scenes][suite][ramp]")
+SUITE_CASE("a box on a 30-degree ramp with mu = 0.6 > tan 30 stops within 1 s",
+           "[scenes][suite][ramp]", "[scenes][suite][ramp][coloured]")
 {
-    for (const auto& r : ramps()) {
+    for (const auto& r : ramps(coloured)) {
         if (!(r.mu > std::tan(suite::ramp_angle) && r.mu < 0.65)) continue;
         CHECK(r.fastest_late <= bounds::at_rest);
     }
@@ -330,8 +379,8 @@ TEST_CASE("a box on a 30-degree ramp with mu = 0.6 > tan 30 stops within 1 s", "
 // ---------------------------------------------------------------------------------------------
 // Restitution
 
-TEST_CASE("balls of e = 0 to 1 dropped onto a floor of e = 0 reach e^2 h, within 5% or 2 cm, from 8 heights",
-          "[scenes][suite][restitution]")
+SUITE_CASE("balls of e = 0 to 1 dropped onto a floor of e = 0 reach e^2 h, within 5% or 2 cm, from 8 heights",
+           "[scenes][suite][restitution]", "[scenes][suite][restitution][coloured]")
 {
     // From 4 m a ball arrives at v = sqrt(2 g h) = 8.86 m/s and leaves at e v, rising (e v)^2 / (2 g) =
     // e^2 h. The 8 heights are 4 m plus eighths of the distance it falls in the step of impact
@@ -339,7 +388,7 @@ TEST_CASE("balls of e = 0 to 1 dropped onto a floor of e = 0 reach e^2 h, within
     const std::vector<S> e{0, 0.25, 0.5, 0.75, 1};
     for (int k = 0; k < 8; ++k) {
         const S h = 4 + k * std::sqrt(2 * suite::g * 4) / 60 / 8;
-        World w;
+        World w(coloured);
         const auto balls = suite::build_restitution(w, h, e);
         const auto apex = suite::run_restitution(w, balls, seconds(4), none);
         for (std::size_t i = 0; i < e.size(); ++i) {
@@ -352,10 +401,11 @@ TEST_CASE("balls of e = 0 to 1 dropped onto a floor of e = 0 reach e^2 h, within
 // ---------------------------------------------------------------------------------------------
 // Rolling resistance, conveyor
 
-TEST_CASE("rolling resistance stops a rolling ball when and where its torque c N predicts", "[scenes][suite][rolling]")
+SUITE_CASE("rolling resistance stops a rolling ball when and where its torque c N predicts",
+           "[scenes][suite][rolling]", "[scenes][suite][rolling][coloured]")
 {
     for (S c : {0.025, 0.05, 0.1}) {
-        World w;
+        World w(coloured);
         const auto ball = suite::build_rolling(w, c);
         const auto r = suite::run_rolling(w, ball, seconds(10), none);
         const auto p = suite::rolling_stop(c);  // 6.12, 3.06, 1.53 s and m
@@ -365,9 +415,10 @@ TEST_CASE("rolling resistance stops a rolling ball when and where its torque c N
     }
 }
 
-TEST_CASE("a box on a conveyor belt moves at the belt's 2 m/s", "[scenes][suite][conveyor]")
+SUITE_CASE("a box on a conveyor belt moves at the belt's 2 m/s",
+           "[scenes][suite][conveyor]", "[scenes][suite][conveyor][coloured]")
 {
-    World w;
+    World w(coloured);
     const auto box = suite::build_conveyor(w);
     const auto r = suite::run_conveyor(w, box, none);
     CHECK(std::abs(r.v1 - suite::belt_speed) <= bounds::conveyor * suite::belt_speed);
