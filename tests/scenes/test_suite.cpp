@@ -6,25 +6,19 @@
 // meet yet are kept as they are, in test cases marked [!mayfail] that state the measured number
 // and its cause.
 //
-// Every scene runs on both of the solver's paths (SUITE_CASE): in the order given (the default) and
-// coloured (settings.colouring, with the wide rows it enables: the path a task system's workers take,
-// the same bits for every number of workers, tests/scenes/test_threads.cpp). The order the contacts
-// are solved in changes the result within the solver's tolerances (docs/solver.md), so each path is
-// held to every criterion; where one path misses one, its case alone is marked.
+// Every case runs on both of the solver's paths, in the order given and coloured (paths.hpp).
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "catch.hpp"
+#include "paths.hpp"
 #include "scenes/suite.hpp"
 
 namespace {
 
 using S = double;
-// A scene world on one of the solver's paths: in the order given, or coloured (and wide).
-struct World : scenes::World<S, 2> {
-    explicit World(bool coloured) { solver.settings.colouring = coloured; }
-};
+using World = scenes::OnPath<scenes::World<S, 2>>;
 namespace suite = scenes::suite;
 namespace bounds = scenes::suite::bounds;
 constexpr suite::NoFrame none{};
@@ -33,21 +27,11 @@ int seconds(double t) { return int(std::lround(t * 60)); }
 
 }  // namespace
 
-// SUITE_CASE(name, tags, coloured_tags) { body }: two test cases running one body, in the order given
-// (`coloured` false; tags) and coloured ("(coloured)" after the name; coloured_tags).
-#define SUITE_JOIN2(a, b) a##b
-#define SUITE_JOIN(a, b) SUITE_JOIN2(a, b)
-#define SUITE_CASE_AT(fn, name, tags, coloured_tags) \
-    static void fn(bool coloured);                   \
-    TEST_CASE(name, tags) { fn(false); }             \
-    TEST_CASE(name " (coloured)", coloured_tags) { fn(true); } \
-    static void fn(bool coloured)
-#define SUITE_CASE(name, tags, coloured_tags) SUITE_CASE_AT(SUITE_JOIN(suite_case_, __LINE__), name, tags, coloured_tags)
 
 // ---------------------------------------------------------------------------------------------
 // Vertical stacks
 
-SUITE_CASE("a vertical stack of 10 boxes stands for 10 s: in its column, sunk no more than 2 cm per box, at rest",
+PATHS_CASE("a vertical stack of 10 boxes stands for 10 s: in its column, sunk no more than 2 cm per box, at rest",
            "[scenes][suite][stack]", "[scenes][suite][stack][coloured]")
 {
     World w(coloured);
@@ -73,7 +57,7 @@ SUITE_CASE("a vertical stack of 10 boxes stands for 10 s: in its column, sunk no
 // and 30 boxes stand too (1.1 cm and 4.3 mm off). With one pass per manifold
 // (settings.manifold_iterations = 1) the 20 boxes stood 5.8 mm off and moving at 6.9 mm/s, 25
 // stood 3.5 cm off and 30 fell.
-SUITE_CASE("a vertical stack of 20 boxes stands for 10 s: in its column, sunk no more than 2 cm per box, at rest",
+PATHS_CASE("a vertical stack of 20 boxes stands for 10 s: in its column, sunk no more than 2 cm per box, at rest",
            "[scenes][suite][stack]", "[scenes][suite][stack][coloured]")
 {
     World w(coloured);
@@ -87,7 +71,7 @@ SUITE_CASE("a vertical stack of 20 boxes stands for 10 s: in its column, sunk no
 // ---------------------------------------------------------------------------------------------
 // Box pyramids (Box2D's benchmark brick pattern)
 
-SUITE_CASE("a box pyramid of base 20 stands for 10 s: the top within 5 cm of its start, at rest",
+PATHS_CASE("a box pyramid of base 20 stands for 10 s: the top within 5 cm of its start, at rest",
            "[scenes][suite][pyramid]", "[scenes][suite][pyramid][coloured]")
 {
     World w(coloured);
@@ -97,7 +81,7 @@ SUITE_CASE("a box pyramid of base 20 stands for 10 s: the top within 5 cm of its
     CHECK(r.fastest <= bounds::at_rest);
 }
 
-SUITE_CASE("a box pyramid of base 40 holds the base-100 criteria: the top within 1 m of its start, at rest at 10 s",
+PATHS_CASE("a box pyramid of base 40 holds the base-100 criteria: the top within 1 m of its start, at rest at 10 s",
            "[scenes][suite][pyramid]", "[scenes][suite][pyramid][coloured]")
 {
     // The base-100 pyramid (5050 boxes) runs in the example program (stacks); here base 40 (820
@@ -115,7 +99,7 @@ SUITE_CASE("a box pyramid of base 40 holds the base-100 criteria: the top within
 // ---------------------------------------------------------------------------------------------
 // High mass ratio, placed resting
 
-SUITE_CASE("a 400:1 box on two small boxes rests: no box moves after 5 s, none moved 0.2 m, the small ones sunk <= 2 cm",
+PATHS_CASE("a 400:1 box on two small boxes rests: no box moves after 5 s, none moved 0.2 m, the small ones sunk <= 2 cm",
            "[scenes][suite][mass]", "[scenes][suite][mass][coloured]")
 {
     // Solver2D's HighMassRatio2 (thin ground, a segment) and 3 (thick ground, a box). The heavy box's
@@ -137,7 +121,7 @@ SUITE_CASE("a 400:1 box on two small boxes rests: no box moves after 5 s, none m
     }
 }
 
-SUITE_CASE("without shock propagation the 400:1 box sinks by the soft contacts' sag, as the model says",
+PATHS_CASE("without shock propagation the 400:1 box sinks by the soft contacts' sag, as the model says",
            "[scenes][suite][mass]", "[scenes][suite][mass][coloured]")
 {
     // The same scene with SolverSettings::shock_propagation off: the soft step alone. The big box
@@ -163,7 +147,7 @@ SUITE_CASE("without shock propagation the 400:1 box sinks by the soft contacts' 
 // at most after 5 s (0.31 cm/s without contact recycling). With one pass over each manifold's points
 // per solve (settings.manifold_iterations = 1) it failed, just: 0.215 m (a slide of about 9 cm) and
 // 0.85 cm/s after 5 s.
-SUITE_CASE("pyramids with 100, 200, 300 times denser top boxes rest: no box moves after 5 s, none moved 0.2 m",
+PATHS_CASE("pyramids with 100, 200, 300 times denser top boxes rest: no box moves after 5 s, none moved 0.2 m",
            "[scenes][suite][mass]", "[scenes][suite][mass][coloured]")
 {
     World w(coloured);
@@ -195,7 +179,7 @@ const suite::RecoveryResult<S>& recovery(bool coloured)
 }
 }  // namespace
 
-SUITE_CASE("boxes stacked 25% overlapping push apart within 1 s, no faster than the push-out cap, and then stand",
+PATHS_CASE("boxes stacked 25% overlapping push apart within 1 s, no faster than the push-out cap, and then stand",
            "[scenes][suite][recovery]", "[scenes][suite][recovery][coloured]")
 {
     const auto& r = recovery(coloured);
@@ -213,7 +197,7 @@ SUITE_CASE("boxes stacked 25% overlapping push apart within 1 s, no faster than 
 // a step, 2.72 m/s left after one. Cause, where it fails: Gauss-Seidel over a box's several
 // overlapping neighbours: each contact pushes at up to 3 m/s, and a push solved after it adds to the
 // speed of a pair already solved, which a non-negative impulse cannot take back.
-SUITE_CASE("boxes stacked 25% overlapping: no pair's surfaces separate faster than the cap over a step",
+PATHS_CASE("boxes stacked 25% overlapping: no pair's surfaces separate faster than the cap over a step",
            "[scenes][suite][recovery][!mayfail]", "[scenes][suite][recovery][coloured]")
 {
     CHECK(recovery(coloured).separation_rate <= 3.0);  // SolverSettings::push_out_speed
@@ -243,7 +227,7 @@ const suite::ConfinedResult<S>& confined(bool coloured)
 
 // Coloured, the pairs separate at up to 3.17 m/s averaged over a step (3.00 in the order given): the
 // recovering boxes' cause (below), in another order of the circles' contacts. Both come to rest.
-SUITE_CASE("625 circles started overlapping in a box too small for them come to rest within 10 s",
+PATHS_CASE("625 circles started overlapping in a box too small for them come to rest within 10 s",
            "[scenes][suite][confined]", "[scenes][suite][confined][coloured][!mayfail]")
 {
     const auto& r = confined(coloured);
@@ -257,7 +241,7 @@ SUITE_CASE("625 circles started overlapping in a box too small for them come to 
 // middle of the box to a wall each contact adds up to 3 m/s, so the outer circles move at many times
 // the cap while the crowd spreads to the walls. Bounding a body's speed needs the cap to act on
 // bodies (or on chains), a change to the solver's method rather than a small fix.
-SUITE_CASE("625 circles started overlapping: no body ever faster than 5 m/s, no pair separating faster than the cap",
+PATHS_CASE("625 circles started overlapping: no body ever faster than 5 m/s, no pair separating faster than the cap",
            "[scenes][suite][confined][!mayfail]", "[scenes][suite][confined][coloured][!mayfail]")
 {
     const auto& r = confined(coloured);
@@ -294,7 +278,7 @@ SUITE_CASE("625 circles started overlapping: no body ever faster than 5 m/s, no 
 // second relaxing pass is not the default because the confined circles then separate faster than
 // the push-out cap over a step (3.09 m/s), and the 20-box stack's top leaves its column by 9.6 mm
 // where one pass leaves it at 0.4 mm (docs/solver.md).
-SUITE_CASE("the card house stands for 10 s at 4 substeps: the top cards within 5 cm of their start",
+PATHS_CASE("the card house stands for 10 s at 4 substeps: the top cards within 5 cm of their start",
            "[scenes][suite][cards][!mayfail]", "[scenes][suite][cards][coloured]")
 {
     World w(coloured);
@@ -303,7 +287,7 @@ SUITE_CASE("the card house stands for 10 s at 4 substeps: the top cards within 5
     CHECK(r.top_moved <= bounds::card_top);
 }
 
-SUITE_CASE("the card house stands for 10 s at 8 substeps, the count it needs: the top cards within 5 cm of their start",
+PATHS_CASE("the card house stands for 10 s at 8 substeps, the count it needs: the top cards within 5 cm of their start",
            "[scenes][suite][cards]", "[scenes][suite][cards][coloured]")
 {
     World w(coloured);
@@ -337,7 +321,7 @@ const std::vector<suite::RampResult<S>>& ramps(bool coloured)
 }
 }  // namespace
 
-SUITE_CASE("boxes on a 30-degree ramp with mu < tan 30 slide at g (sin 30 - mu cos 30)",
+PATHS_CASE("boxes on a 30-degree ramp with mu < tan 30 slide at g (sin 30 - mu cos 30)",
            "[scenes][suite][ramp]", "[scenes][suite][ramp][coloured]")
 {
     for (const auto& r : ramps(coloured)) {
@@ -348,7 +332,7 @@ SUITE_CASE("boxes on a 30-degree ramp with mu < tan 30 slide at g (sin 30 - mu c
     }
 }
 
-SUITE_CASE("boxes on a 30-degree ramp with mu >= 0.7 stop within 1 s",
+PATHS_CASE("boxes on a 30-degree ramp with mu >= 0.7 stop within 1 s",
            "[scenes][suite][ramp]", "[scenes][suite][ramp][coloured]")
 {
     for (const auto& r : ramps(coloured)) {
@@ -367,7 +351,7 @@ SUITE_CASE("boxes on a 30-degree ramp with mu >= 0.7 stop within 1 s",
 // solved one after the other, and the friction after them, left the box turning at 1.6 rad/s about
 // its front edge; it rocked, lifted off at 0.17 m/s and slid on at 0.35 m/s at 1 s (stopping at 2.8
 // s, slowing at g (mu cos 30 - sin 30) = 0.19 m/s^2 as it should).
-SUITE_CASE("a box on a 30-degree ramp with mu = 0.6 > tan 30 stops within 1 s",
+PATHS_CASE("a box on a 30-degree ramp with mu = 0.6 > tan 30 stops within 1 s",
            "[scenes][suite][ramp]", "[scenes][suite][ramp][coloured]")
 {
     for (const auto& r : ramps(coloured)) {
@@ -379,7 +363,7 @@ SUITE_CASE("a box on a 30-degree ramp with mu = 0.6 > tan 30 stops within 1 s",
 // ---------------------------------------------------------------------------------------------
 // Restitution
 
-SUITE_CASE("balls of e = 0 to 1 dropped onto a floor of e = 0 reach e^2 h, within 5% or 2 cm, from 8 heights",
+PATHS_CASE("balls of e = 0 to 1 dropped onto a floor of e = 0 reach e^2 h, within 5% or 2 cm, from 8 heights",
            "[scenes][suite][restitution]", "[scenes][suite][restitution][coloured]")
 {
     // From 4 m a ball arrives at v = sqrt(2 g h) = 8.86 m/s and leaves at e v, rising (e v)^2 / (2 g) =
@@ -401,7 +385,7 @@ SUITE_CASE("balls of e = 0 to 1 dropped onto a floor of e = 0 reach e^2 h, withi
 // ---------------------------------------------------------------------------------------------
 // Rolling resistance, conveyor
 
-SUITE_CASE("rolling resistance stops a rolling ball when and where its torque c N predicts",
+PATHS_CASE("rolling resistance stops a rolling ball when and where its torque c N predicts",
            "[scenes][suite][rolling]", "[scenes][suite][rolling][coloured]")
 {
     for (S c : {0.025, 0.05, 0.1}) {
@@ -415,7 +399,7 @@ SUITE_CASE("rolling resistance stops a rolling ball when and where its torque c 
     }
 }
 
-SUITE_CASE("a box on a conveyor belt moves at the belt's 2 m/s",
+PATHS_CASE("a box on a conveyor belt moves at the belt's 2 m/s",
            "[scenes][suite][conveyor]", "[scenes][suite][conveyor][coloured]")
 {
     World w(coloured);

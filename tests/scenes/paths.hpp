@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// Scene tests on both of the solver's paths: in the order given (SolverSettings::colouring off, the
+// default) and coloured (on, with the wide rows it enables: the path a task system's workers take,
+// the same bits for every number of workers, tests/scenes/test_threads.cpp). The order the contacts
+// are solved in changes the result within the solver's tolerances (docs/solver.md), so each path is
+// held to every criterion; where one path misses one, that path's case alone is marked [!mayfail].
+#pragma once
+
+#include "catch.hpp"
+
+namespace scenes {
+
+/// A scene world (scenes::World<S, D>) on one of the solver's paths.
+template <class Base>
+struct OnPath : Base {
+    explicit OnPath(bool coloured) { this->solver.settings.colouring = coloured; }
+};
+
+}  // namespace scenes
+
+// PATHS_CASE(name, tags, coloured_tags) { body }: two test cases running one body, which sees
+// `bool coloured`: in the order given (false; tags) and coloured ("(coloured)" after the name;
+// coloured_tags).
+#define IMPULSE_PATHS_JOIN2(a, b) a##b
+#define IMPULSE_PATHS_JOIN(a, b) IMPULSE_PATHS_JOIN2(a, b)
+#define IMPULSE_PATHS_CASE_AT(fn, name, tags, coloured_tags)   \
+    static void fn(bool coloured);                             \
+    TEST_CASE(name, tags) { fn(false); }                       \
+    TEST_CASE(name " (coloured)", coloured_tags) { fn(true); } \
+    static void fn(bool coloured)
+#define PATHS_CASE(name, tags, coloured_tags) \
+    IMPULSE_PATHS_CASE_AT(IMPULSE_PATHS_JOIN(paths_case_, __LINE__), name, tags, coloured_tags)
