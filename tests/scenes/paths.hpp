@@ -6,6 +6,8 @@
 // held to every criterion; where one path misses one, that path's case alone is marked [!mayfail].
 #pragma once
 
+#include <type_traits>
+
 #include "catch.hpp"
 
 namespace scenes {
@@ -15,6 +17,20 @@ template <class Base>
 struct OnPath : Base {
     explicit OnPath(bool coloured) { this->solver.settings.colouring = coloured; }
 };
+
+/// run(coloured), run once per path and kept, for a result several cases check: each lambda type
+/// has its own two.
+template <class Run>
+const std::invoke_result_t<Run&, bool>& once_per_path(Run run, bool coloured)
+{
+    using Result = std::invoke_result_t<Run&, bool>;
+    if (coloured) {
+        static const Result r = run(true);
+        return r;
+    }
+    static const Result r = run(false);
+    return r;
+}
 
 }  // namespace scenes
 

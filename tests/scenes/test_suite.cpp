@@ -161,21 +161,15 @@ PATHS_CASE("pyramids with 100, 200, 300 times denser top boxes rest: no box move
 // Overlap recovery
 
 namespace {
-suite::RecoveryResult<S> simulate_recovery(bool coloured)
-{
-    World w(coloured);
-    suite::build_overlap_recovery(w);
-    return suite::run_overlap_recovery(w, seconds(5), none);
-}
-
 const suite::RecoveryResult<S>& recovery(bool coloured)
 {
-    if (coloured) {
-        static const suite::RecoveryResult<S> r = simulate_recovery(true);
-        return r;
-    }
-    static const suite::RecoveryResult<S> r = simulate_recovery(false);
-    return r;
+    return scenes::once_per_path(
+        [](bool c) {
+            World w(c);
+            suite::build_overlap_recovery(w);
+            return suite::run_overlap_recovery(w, seconds(5), none);
+        },
+        coloured);
 }
 }  // namespace
 
@@ -207,21 +201,15 @@ PATHS_CASE("boxes stacked 25% overlapping: no pair's surfaces separate faster th
 // Confined
 
 namespace {
-suite::ConfinedResult<S> simulate_confined(bool coloured)
-{
-    World w(coloured);
-    suite::build_confined(w);
-    return suite::run_confined(w, seconds(10), none);
-}
-
 const suite::ConfinedResult<S>& confined(bool coloured)
 {
-    if (coloured) {
-        static const suite::ConfinedResult<S> r = simulate_confined(true);
-        return r;
-    }
-    static const suite::ConfinedResult<S> r = simulate_confined(false);
-    return r;
+    return scenes::once_per_path(
+        [](bool c) {
+            World w(c);
+            suite::build_confined(w);
+            return suite::run_confined(w, seconds(10), none);
+        },
+        coloured);
 }
 }  // namespace
 
@@ -302,22 +290,16 @@ PATHS_CASE("the card house stands for 10 s at 8 substeps, the count it needs: th
 // Friction ramp
 
 namespace {
-std::vector<suite::RampResult<S>> simulate_ramps(bool coloured)
-{
-    const std::vector<S> mu{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8};
-    World w(coloured);
-    const auto boxes = suite::build_friction_ramps(w, mu);
-    return suite::run_friction_ramps(w, boxes, mu, none);
-}
-
 const std::vector<suite::RampResult<S>>& ramps(bool coloured)
 {
-    if (coloured) {
-        static const std::vector<suite::RampResult<S>> r = simulate_ramps(true);
-        return r;
-    }
-    static const std::vector<suite::RampResult<S>> r = simulate_ramps(false);
-    return r;
+    return scenes::once_per_path(
+        [](bool c) {
+            const std::vector<S> mu{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8};
+            World w(c);
+            const auto boxes = suite::build_friction_ramps(w, mu);
+            return suite::run_friction_ramps(w, boxes, mu, none);
+        },
+        coloured);
 }
 }  // namespace
 
