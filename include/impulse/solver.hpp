@@ -1917,8 +1917,11 @@ private:
         for (int k = 0; k < detail::angular_size<D>; ++k) m.w[k] = select(keep_new, m.w[k], old.w[k]);
     }
 
-    // clamp_to_disc on each lane: the lanes well inside their disc are left as they are (as there);
-    // the others, few in a pile at rest, lane by lane through the scalar clamp.
+    // clamp_to_disc on each lane, the same bits: the lanes well inside their disc are left as they
+    // are (as there). The others are clamped in the lanes while each one's |v|^2 is a normal number
+    // or v is zero, where safe_norm is sqrt(v.v) (or 0): the usual case, where many points carry no
+    // load (cap 0: a pyramid's cubes touching side by side). Otherwise, lane by lane through the
+    // scalar clamp.
     static void clamp_to_disc(P (&v)[2], const P& cap) noexcept
     {
         using namespace detail::simd;
@@ -1927,6 +1930,18 @@ private:
         const auto inside = mask_and(lt(n2, mul(broadcast<P>(S(0.9999)), cap2)),
                                      le(broadcast<P>(std::numeric_limits<S>::min()), cap2));
         if (all(inside)) return;
+        const P zero = detail::simd::zero<P>();
+        const auto ok = mask_or(mask_and(le(broadcast<P>(std::numeric_limits<S>::min()), n2),
+                                         le(n2, broadcast<P>(std::numeric_limits<S>::max()))),
+                                mask_and(eq(v[0], zero), eq(v[1], zero)));
+        if (all(mask_or(inside, ok))) {
+            // size = safe_norm(v); if (size > cap) v *= cap / size
+            const P size = detail::simd::sqrt(n2);
+            const auto clamp = mask_andnot(lt(cap, size), inside);
+            const P scale = div(cap, size);
+            for (int k = 0; k < 2; ++k) v[k] = select(clamp, mul(v[k], scale), v[k]);
+            return;
+        }
         S x[W], y[W], c[W];
         detail::simd::store(x, v[0]);
         detail::simd::store(y, v[1]);
