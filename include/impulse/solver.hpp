@@ -2012,6 +2012,7 @@ private:
             } else {
                 for (int k = 0; k < 2; ++k) jr += (sign * c.jr[k]) * Vec<S, 3>(c.roll[k].armA);
             }
+            Cached* const slots = &next_cache_[point_first_[order_[ci]]];
             for (int i = 0; i < c.count; ++i) {
                 const Point& p = points_[c.first + std::size_t(i)];
                 Cached e;
@@ -2030,8 +2031,12 @@ private:
                     e.jt.setZero();
                     e.jr.setZero();
                 }
-                next_cache_[point_first_[order_[ci]] + std::size_t(i)] = e;
+                slots[i] = e;
             }
+            // The manifold's points by feature within its slots: where the manifolds come sorted by
+            // key (as a narrow phase that reports its pairs in order gives them), the whole cache is
+            // then sorted and finish_store does not sort it. A box's clipped points come in any order.
+            std::sort(slots, slots + c.count);
         }
     }
 
