@@ -34,15 +34,15 @@ const std::invoke_result_t<Run&, bool>& once_per_path(Run run, bool coloured)
 
 }  // namespace scenes
 
-// PATHS_CASE(name, tags, coloured_tags) { body }: two test cases running one body, which sees
-// `bool coloured`: in the order given (false; tags) and coloured ("(coloured)" after the name;
-// coloured_tags).
+// PATHS_CASE(name, tags, given_marks, coloured_marks) { body }: two test cases running one body,
+// which sees `bool coloured`: in the order given (false; tags and given_marks) and coloured ("(coloured)"
+// after the name; tags, "[coloured]" and coloured_marks). The marks are "" or "[!mayfail]".
 #define IMPULSE_PATHS_JOIN2(a, b) a##b
 #define IMPULSE_PATHS_JOIN(a, b) IMPULSE_PATHS_JOIN2(a, b)
-#define IMPULSE_PATHS_CASE_AT(fn, name, tags, coloured_tags)   \
-    static void fn(bool coloured);                             \
-    TEST_CASE(name, tags) { fn(false); }                       \
-    TEST_CASE(name " (coloured)", coloured_tags) { fn(true); } \
+#define IMPULSE_PATHS_CASE_AT(fn, name, tags, given_marks, coloured_marks)          \
+    static void fn(bool coloured);                                                   \
+    TEST_CASE(name, tags given_marks) { fn(false); }                                 \
+    TEST_CASE(name " (coloured)", tags "[coloured]" coloured_marks) { fn(true); }    \
     static void fn(bool coloured)
-#define PATHS_CASE(name, tags, coloured_tags) \
-    IMPULSE_PATHS_CASE_AT(IMPULSE_PATHS_JOIN(paths_case_, __LINE__), name, tags, coloured_tags)
+#define PATHS_CASE(name, tags, given_marks, coloured_marks) \
+    IMPULSE_PATHS_CASE_AT(IMPULSE_PATHS_JOIN(paths_case_, __LINE__), name, tags, given_marks, coloured_marks)

@@ -28,7 +28,7 @@ double largest_move(const World& w, const std::vector<V>& start)
 }  // namespace
 
 PATHS_CASE("a stack of 10 unit cubes stands for 10 s: the top within 2 cm of its column and level within 1 degree",
-           "[scenes][boxes3d]", "[scenes][boxes3d][coloured]")
+           "[scenes][boxes3d]", "", "")
 {
     World w(coloured);
     scenes::build_cube_stack(w, 10);
@@ -67,7 +67,7 @@ void check_pyramid(int base, bool coloured)
 }  // namespace
 
 PATHS_CASE("a pyramid of cubes on a 6 x 6 base stands and is at rest after 10 s",
-           "[scenes][boxes3d]", "[scenes][boxes3d][coloured]")
+           "[scenes][boxes3d]", "", "")
 {
     // The smallest pyramid that still has what makes the issue's 10 x 10 one (385 cubes) hard: six
     // layers, inner cubes each on four below (four-point manifolds on quarter faces), the bottom
@@ -112,7 +112,7 @@ Crushed crush(double small, double big, bool coloured)
 }  // namespace
 
 PATHS_CASE("a cube 100 times denser resting on four cubes pushes none of them through",
-           "[scenes][boxes3d]", "[scenes][boxes3d][coloured]")
+           "[scenes][boxes3d]", "", "")
 {
     // 100 kg on four 1 kg cubes, a quarter of each one's top (scenes3d.hpp). Each small cube carries
     // 25 g = 245 N. Heavy on light (SolverSettings::shock_propagation, on by default): the heavy cube
@@ -131,7 +131,7 @@ PATHS_CASE("a cube 100 times denser resting on four cubes pushes none of them th
 }
 
 PATHS_CASE("a 2 m cube 100 times denser covering four 0.5 m cubes pushes none of them through",
-           "[scenes][boxes3d]", "[scenes][boxes3d][coloured]")
+           "[scenes][boxes3d]", "", "")
 {
     // 800 kg on four 0.125 kg cubes: 6400 to 1. The same criteria as above, with a quarter of the small
     // side for the sinking. The soft step alone fails it: its contact is a spring of stiffness
@@ -150,7 +150,7 @@ PATHS_CASE("a 2 m cube 100 times denser covering four 0.5 m cubes pushes none of
 }
 
 PATHS_CASE("one push topples 30 dominoes, each after the one before it",
-           "[scenes][boxes3d]", "[scenes][boxes3d][coloured]")
+           "[scenes][boxes3d]", "", "")
 {
     // A domino 0.1 m thick and 1 m tall tips over past atan(0.1 / 1) = 5.7 degrees; one leaning on an
     // upright neighbour 0.5 m on rests at asin(0.45 / 1) = 26.7 degrees or more. So "toppled" is
@@ -176,7 +176,7 @@ PATHS_CASE("one push topples 30 dominoes, each after the one before it",
 }
 
 PATHS_CASE("a capsule rolls down a ramp and rolling resistance stops it on the flat, within its energy",
-           "[scenes][boxes3d]", "[scenes][boxes3d][coloured]")
+           "[scenes][boxes3d]", "", "")
 {
     // Rolling without slipping, rolling resistance takes c N per radian turned, c = `rolling` (the
     // normal force's lever arm): over a distance d at normal force N it takes c N d / r. The capsule
@@ -211,7 +211,7 @@ PATHS_CASE("a capsule rolls down a ramp and rolling resistance stops it on the f
 }
 
 PATHS_CASE("a T-handle spun about its intermediate axis flips with the period of Euler's equations",
-           "[scenes][boxes3d]", "[scenes][boxes3d][coloured]")
+           "[scenes][boxes3d]", "", "")
 {
     // The reference: Euler's equations for the same moments and start, integrated by RK4 at 1e-4 s
     // (its error, of order h^4, is far below the 10% compared). The time between flips (sign changes
@@ -238,7 +238,7 @@ PATHS_CASE("a T-handle spun about its intermediate axis flips with the period of
 }
 
 PATHS_CASE("the world's 3D pairs rest where they touch: box, capsule and sphere on a static box, a sphere on a box",
-           "[scenes][boxes3d]", "[scenes][boxes3d][coloured]")
+           "[scenes][boxes3d]", "", "")
 {
     // Each shape dropped from 10 cm onto the top face (y = 0) of a static box 10 x 1 x 10 m, and a
     // ball (added before the box it rests on, so the pair is collided box-first and flipped). After
@@ -265,7 +265,7 @@ PATHS_CASE("the world's 3D pairs rest where they touch: box, capsule and sphere 
 }
 
 PATHS_CASE("a column of 20 cubes stands when its contacts are stiff enough not to buckle",
-           "[scenes][boxes3d]", "[scenes][boxes3d][coloured]")
+           "[scenes][boxes3d]", "", "")
 {
     // docs/solver.md, tall stacks: a joint of four soft points at +-0.5 m resists tilting with
     // K = 4 m_eff (2 pi f)^2 (0.5)^2, m_eff about 1/8 kg per corner point of a unit cube; the cubes
@@ -286,7 +286,7 @@ PATHS_CASE("a column of 20 cubes stands when its contacts are stiff enough not t
 }
 
 PATHS_CASE("a column of 20 cubes stands at the default 30 Hz contacts when the world recycles them",
-           "[scenes][boxes3d]", "[scenes][boxes3d][coloured]")
+           "[scenes][boxes3d]", "", "")
 {
     // docs/solver.md, tall stacks and contact recycling: at 30 Hz the column's overturning
     // compliance g n^3 / (6 K) is 2.97 for n = 20, and collided anew each step it falls (16 cubes
@@ -305,7 +305,7 @@ PATHS_CASE("a column of 20 cubes stands at the default 30 Hz contacts when the w
 }
 
 PATHS_CASE("a ball thrown onto the floor lands and rolls at the speed its angular momentum about the contact allows",
-           "[scenes][boxes3d]", "[scenes][boxes3d][coloured]")
+           "[scenes][boxes3d]", "", "")
 {
     // A ball (r = 0.5 m) dropped from 5 cm with v0 = 2 m/s along x and spin w0 about z. The contact's
     // impulses act at the contact point and gravity through it, so the angular momentum about that

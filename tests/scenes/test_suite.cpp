@@ -32,7 +32,7 @@ int seconds(double t) { return int(std::lround(t * 60)); }
 // Vertical stacks
 
 PATHS_CASE("a vertical stack of 10 boxes stands for 10 s: in its column, sunk no more than 2 cm per box, at rest",
-           "[scenes][suite][stack]", "[scenes][suite][stack][coloured]")
+           "[scenes][suite][stack]", "", "")
 {
     World w(coloured);
     suite::build_vertical_stack(w, 10);
@@ -58,7 +58,7 @@ PATHS_CASE("a vertical stack of 10 boxes stands for 10 s: in its column, sunk no
 // (settings.manifold_iterations = 1) the 20 boxes stood 5.8 mm off and moving at 6.9 mm/s, 25
 // stood 3.5 cm off and 30 fell.
 PATHS_CASE("a vertical stack of 20 boxes stands for 10 s: in its column, sunk no more than 2 cm per box, at rest",
-           "[scenes][suite][stack]", "[scenes][suite][stack][coloured]")
+           "[scenes][suite][stack]", "", "")
 {
     World w(coloured);
     suite::build_vertical_stack(w, 20);
@@ -72,7 +72,7 @@ PATHS_CASE("a vertical stack of 20 boxes stands for 10 s: in its column, sunk no
 // Box pyramids (Box2D's benchmark brick pattern)
 
 PATHS_CASE("a box pyramid of base 20 stands for 10 s: the top within 5 cm of its start, at rest",
-           "[scenes][suite][pyramid]", "[scenes][suite][pyramid][coloured]")
+           "[scenes][suite][pyramid]", "", "")
 {
     World w(coloured);
     scenes::build_box_pyramid(w, 20);
@@ -82,7 +82,7 @@ PATHS_CASE("a box pyramid of base 20 stands for 10 s: the top within 5 cm of its
 }
 
 PATHS_CASE("a box pyramid of base 40 holds the base-100 criteria: the top within 1 m of its start, at rest at 10 s",
-           "[scenes][suite][pyramid]", "[scenes][suite][pyramid][coloured]")
+           "[scenes][suite][pyramid]", "", "")
 {
     // The base-100 pyramid (5050 boxes) runs in the example program (stacks); here base 40 (820
     // boxes, 40 rows), a sixth of the cost, carries the same claim: the rows pass the weight down
@@ -100,7 +100,7 @@ PATHS_CASE("a box pyramid of base 40 holds the base-100 criteria: the top within
 // High mass ratio, placed resting
 
 PATHS_CASE("a 400:1 box on two small boxes rests: no box moves after 5 s, none moved 0.2 m, the small ones sunk <= 2 cm",
-           "[scenes][suite][mass]", "[scenes][suite][mass][coloured]")
+           "[scenes][suite][mass]", "", "")
 {
     // Solver2D's HighMassRatio2 (thin ground, a segment) and 3 (thick ground, a box). The heavy box's
     // contacts with the small ones are heavy on light (SolverSettings::shock_propagation, on by
@@ -122,7 +122,7 @@ PATHS_CASE("a 400:1 box on two small boxes rests: no box moves after 5 s, none m
 }
 
 PATHS_CASE("without shock propagation the 400:1 box sinks by the soft contacts' sag, as the model says",
-           "[scenes][suite][mass]", "[scenes][suite][mass][coloured]")
+           "[scenes][suite][mass]", "", "")
 {
     // The same scene with SolverSettings::shock_propagation off: the soft step alone. The big box
     // sinks by its contact springs: 1972 N on each small box, against its two ground points of
@@ -148,7 +148,7 @@ PATHS_CASE("without shock propagation the 400:1 box sinks by the soft contacts' 
 // per solve (settings.manifold_iterations = 1) it failed, just: 0.215 m (a slide of about 9 cm) and
 // 0.85 cm/s after 5 s.
 PATHS_CASE("pyramids with 100, 200, 300 times denser top boxes rest: no box moves after 5 s, none moved 0.2 m",
-           "[scenes][suite][mass]", "[scenes][suite][mass][coloured]")
+           "[scenes][suite][mass]", "", "")
 {
     World w(coloured);
     const auto scene = suite::build_mass_ratio_pyramids(w, false);
@@ -174,7 +174,7 @@ const suite::RecoveryResult<S>& recovery(bool coloured)
 }  // namespace
 
 PATHS_CASE("boxes stacked 25% overlapping push apart within 1 s, no faster than the push-out cap, and then stand",
-           "[scenes][suite][recovery]", "[scenes][suite][recovery][coloured]")
+           "[scenes][suite][recovery]", "", "")
 {
     const auto& r = recovery(coloured);
     CHECK(r.start_overlap == Approx(0.25).margin(1e-9));  // the setup: a quarter of a 1 m box
@@ -192,7 +192,7 @@ PATHS_CASE("boxes stacked 25% overlapping push apart within 1 s, no faster than 
 // overlapping neighbours: each contact pushes at up to 3 m/s, and a push solved after it adds to the
 // speed of a pair already solved, which a non-negative impulse cannot take back.
 PATHS_CASE("boxes stacked 25% overlapping: no pair's surfaces separate faster than the cap over a step",
-           "[scenes][suite][recovery][!mayfail]", "[scenes][suite][recovery][coloured]")
+           "[scenes][suite][recovery]", "[!mayfail]", "")
 {
     CHECK(recovery(coloured).separation_rate <= 3.0);  // SolverSettings::push_out_speed
 }
@@ -216,7 +216,7 @@ const suite::ConfinedResult<S>& confined(bool coloured)
 // Coloured, the pairs separate at up to 3.17 m/s averaged over a step (3.00 in the order given): the
 // recovering boxes' cause (below), in another order of the circles' contacts. Both come to rest.
 PATHS_CASE("625 circles started overlapping in a box too small for them come to rest within 10 s",
-           "[scenes][suite][confined]", "[scenes][suite][confined][coloured][!mayfail]")
+           "[scenes][suite][confined]", "", "[!mayfail]")
 {
     const auto& r = confined(coloured);
     CHECK(r.start_overlap == Approx(0.28).margin(1e-9));  // the setup: 1 m circles 0.72 m apart
@@ -225,12 +225,13 @@ PATHS_CASE("625 circles started overlapping in a box too small for them come to 
 }
 
 // Fails today: circles reach 21.8 m/s (Box2D v3: 23.7 m/s) and a pair separates at 4.4 m/s after a
-// step (coloured: 21.5 m/s, a step's travel at 22.1 m/s, a pair at 5.0 m/s). Cause: the push-out cap is per contact; along a chain of 12 overlapping circles from the
-// middle of the box to a wall each contact adds up to 3 m/s, so the outer circles move at many times
-// the cap while the crowd spreads to the walls. Bounding a body's speed needs the cap to act on
+// step (coloured: 21.5 m/s, a step's travel at 22.1 m/s, a pair at 5.0 m/s). Cause: the push-out
+// cap is per contact; along a chain of 12 overlapping circles from the middle of the box to a wall
+// each contact adds up to 3 m/s, so the outer circles move at many times the cap while the crowd
+// spreads to the walls. Bounding a body's speed needs the cap to act on
 // bodies (or on chains), a change to the solver's method rather than a small fix.
 PATHS_CASE("625 circles started overlapping: no body ever faster than 5 m/s, no pair separating faster than the cap",
-           "[scenes][suite][confined][!mayfail]", "[scenes][suite][confined][coloured][!mayfail]")
+           "[scenes][suite][confined]", "[!mayfail]", "[!mayfail]")
 {
     const auto& r = confined(coloured);
     CHECK(r.body_speed <= bounds::confined_speed);
@@ -267,7 +268,7 @@ PATHS_CASE("625 circles started overlapping: no body ever faster than 5 m/s, no 
 // the push-out cap over a step (3.09 m/s), and the 20-box stack's top leaves its column by 9.6 mm
 // where one pass leaves it at 0.4 mm (docs/solver.md).
 PATHS_CASE("the card house stands for 10 s at 4 substeps: the top cards within 5 cm of their start",
-           "[scenes][suite][cards][!mayfail]", "[scenes][suite][cards][coloured]")
+           "[scenes][suite][cards]", "[!mayfail]", "")
 {
     World w(coloured);
     const auto top = suite::build_card_house(w);
@@ -276,7 +277,7 @@ PATHS_CASE("the card house stands for 10 s at 4 substeps: the top cards within 5
 }
 
 PATHS_CASE("the card house stands for 10 s at 8 substeps, the count it needs: the top cards within 5 cm of their start",
-           "[scenes][suite][cards]", "[scenes][suite][cards][coloured]")
+           "[scenes][suite][cards]", "", "")
 {
     World w(coloured);
     const auto top = suite::build_card_house(w);
@@ -304,7 +305,7 @@ const std::vector<suite::RampResult<S>>& ramps(bool coloured)
 }  // namespace
 
 PATHS_CASE("boxes on a 30-degree ramp with mu < tan 30 slide at g (sin 30 - mu cos 30)",
-           "[scenes][suite][ramp]", "[scenes][suite][ramp][coloured]")
+           "[scenes][suite][ramp]", "", "")
 {
     for (const auto& r : ramps(coloured)) {
         if (!(r.mu < std::tan(suite::ramp_angle))) continue;
@@ -315,7 +316,7 @@ PATHS_CASE("boxes on a 30-degree ramp with mu < tan 30 slide at g (sin 30 - mu c
 }
 
 PATHS_CASE("boxes on a 30-degree ramp with mu >= 0.7 stop within 1 s",
-           "[scenes][suite][ramp]", "[scenes][suite][ramp][coloured]")
+           "[scenes][suite][ramp]", "", "")
 {
     for (const auto& r : ramps(coloured)) {
         if (!(r.mu > 0.65)) continue;
@@ -334,7 +335,7 @@ PATHS_CASE("boxes on a 30-degree ramp with mu >= 0.7 stop within 1 s",
 // its front edge; it rocked, lifted off at 0.17 m/s and slid on at 0.35 m/s at 1 s (stopping at 2.8
 // s, slowing at g (mu cos 30 - sin 30) = 0.19 m/s^2 as it should).
 PATHS_CASE("a box on a 30-degree ramp with mu = 0.6 > tan 30 stops within 1 s",
-           "[scenes][suite][ramp]", "[scenes][suite][ramp][coloured]")
+           "[scenes][suite][ramp]", "", "")
 {
     for (const auto& r : ramps(coloured)) {
         if (!(r.mu > std::tan(suite::ramp_angle) && r.mu < 0.65)) continue;
@@ -346,7 +347,7 @@ PATHS_CASE("a box on a 30-degree ramp with mu = 0.6 > tan 30 stops within 1 s",
 // Restitution
 
 PATHS_CASE("balls of e = 0 to 1 dropped onto a floor of e = 0 reach e^2 h, within 5% or 2 cm, from 8 heights",
-           "[scenes][suite][restitution]", "[scenes][suite][restitution][coloured]")
+           "[scenes][suite][restitution]", "", "")
 {
     // From 4 m a ball arrives at v = sqrt(2 g h) = 8.86 m/s and leaves at e v, rising (e v)^2 / (2 g) =
     // e^2 h. The 8 heights are 4 m plus eighths of the distance it falls in the step of impact
@@ -368,7 +369,7 @@ PATHS_CASE("balls of e = 0 to 1 dropped onto a floor of e = 0 reach e^2 h, withi
 // Rolling resistance, conveyor
 
 PATHS_CASE("rolling resistance stops a rolling ball when and where its torque c N predicts",
-           "[scenes][suite][rolling]", "[scenes][suite][rolling][coloured]")
+           "[scenes][suite][rolling]", "", "")
 {
     for (S c : {0.025, 0.05, 0.1}) {
         World w(coloured);
@@ -382,7 +383,7 @@ PATHS_CASE("rolling resistance stops a rolling ball when and where its torque c 
 }
 
 PATHS_CASE("a box on a conveyor belt moves at the belt's 2 m/s",
-           "[scenes][suite][conveyor]", "[scenes][suite][conveyor][coloured]")
+           "[scenes][suite][conveyor]", "", "")
 {
     World w(coloured);
     const auto box = suite::build_conveyor(w);
