@@ -532,7 +532,8 @@ void round_trip(unsigned seed, Friction mode, bool given_jn, int rows)
                 const V& v = f[1] == 'a' ? c.va : f[1] == 'b' ? c.vb : c.n;
                 x = v[f.back() - 'x'];
             }
-            csv += (k ? "," : "") + number(x);
+            if (k) csv += ',';
+            csv += number(x);
         }
         csv += '\n';
     }
@@ -1129,7 +1130,8 @@ void rigid_round_trip(unsigned seed, Solve solve, int rows)
                 if (f[0] == 'o') x = b.omega[axis];
                 else x = b.inv_inertia(f[2] - 'x', f[3] - 'x');  // iaxy: row x, column y
             }
-            csv += (k ? "," : "") + number(x);
+            if (k) csv += ',';
+            csv += number(x);
         }
         csv += '\n';
     }
