@@ -136,9 +136,11 @@ double median(std::vector<double> v)
     return v.empty() ? 0 : v[v.size() / 2];
 }
 
+/// "10,20" -> {10, 20}; "0" or "" -> none (as bench/solver.cpp reads its lists).
 std::vector<int> parse_list(const char* s)
 {
     std::vector<int> out;
+    if (!std::strcmp(s, "0")) return out;
     while (*s) {
         out.push_back(std::atoi(s));
         while (*s && *s != ',') ++s;

@@ -1200,7 +1200,8 @@ private:
                 k += ra * ra * A.inv_inertia + rb * rb * B.inv_inertia;
             } else {
                 const Vec<S, 3> ra = rA.cross(d), rb = rB.cross(d);
-                k += ra.dot(A.inv_inertia * ra) + rb.dot(B.inv_inertia * rb);
+                k += ra.dot(detail::ordered_product(A.inv_inertia, ra)) +
+                     rb.dot(detail::ordered_product(B.inv_inertia, rb));
             }
             return k;
         }
@@ -1219,8 +1220,8 @@ private:
             r.d = d;
             r.armA = pair.rA.cross(d);
             r.armB = pair.rB.cross(d);
-            r.spinA = pair.A.inv_inertia * r.armA;
-            r.spinB = pair.B.inv_inertia * r.armB;
+            r.spinA = detail::ordered_product(pair.A.inv_inertia, r.armA);
+            r.spinB = detail::ordered_product(pair.B.inv_inertia, r.armB);
             S k = pair.A.inv_mass + pair.B.inv_mass;
             k += r.armA.dot(r.spinA) + r.armB.dot(r.spinB);
             if (!(k <= std::numeric_limits<S>::max())) {  // as the constructor: a body that cannot be spun
@@ -1241,8 +1242,8 @@ private:
         r.d = Vec<S, D>::Zero();
         r.armA = axis;
         r.armB = axis;
-        r.spinA = a.inv_inertia * axis;
-        r.spinB = b.inv_inertia * axis;
+        r.spinA = detail::inertia_times(a.inv_inertia, axis);
+        r.spinB = detail::inertia_times(b.inv_inertia, axis);
         S k = detail::angular_dot(axis, r.spinA) + detail::angular_dot(axis, r.spinB);
         if (!(k <= std::numeric_limits<S>::max()))  // overflow: a body that cannot be spun (axis.hpp)
             k = ContactAxis<S, D>::representable_spin(r.armA, r.spinA) +
