@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // axis.hpp: the one-axis building blocks shared by every responder and the solver.
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include <Eigen/Geometry>
@@ -66,6 +68,33 @@ TEST_CASE("regimes have the names the tool prints", "[axis]")
     CHECK(std::string(impulse::to_string(Regime::sticking)) == "sticking");
     CHECK(std::string(impulse::to_string(Regime::sliding)) == "sliding");
     CHECK(std::string(impulse::to_string(Regime::immovable)) == "immovable");
+}
+
+TEMPLATE_TEST_CASE("the solver's 3x3 product sums each row m0 v0 + (m1 v1 + m2 v2) on every vector unit",
+                   "[axis]", float, double)
+{
+    using S = TestType;
+    // Row i holds (1, big, -big) in a rotated order of columns, v = (1, 1, 1): summed as documented,
+    // m0 v0 + (m1 v1 + m2 v2), the row gives 1 + (big - big) = 1 when the two large terms are the
+    // last two; (m0 v0 + m1 v1) + m2 v2 would give (1 + big) - big = 0, since 1 + big rounds to big
+    // for big = 2^(digits + 1) (2^25 in float, 2^54 in double). Row 0: the large terms last, exactly 1.
+    // Row 1: (big, -big, 1): (big + (-big + 1)) = big - big = 0, the 1 lost inside the bracket.
+    // Row 2: (-big, 1, big): -big + (1 + big) = -big + big = 0.
+    const S big = std::ldexp(S(1), std::numeric_limits<S>::digits + 1);
+    Eigen::Matrix<S, 3, 3> m;
+    m << S(1), big, -big,  //
+        big, -big, S(1),   //
+        -big, S(1), big;
+    const impulse::Vec<S, 3> r = impulse::detail::ordered_product(m, impulse::Vec<S, 3>(S(1), S(1), S(1)));
+    CHECK(r[0] == S(1));
+    CHECK(r[1] == S(0));
+    CHECK(r[2] == S(0));
+    // And it is the product: a general case against the exact sums (small integers, no rounding).
+    Eigen::Matrix<S, 3, 3> a;
+    a << S(1), S(2), S(3), S(4), S(5), S(6), S(7), S(8), S(10);
+    const impulse::Vec<S, 3> x = impulse::detail::ordered_product(a, impulse::Vec<S, 3>(S(1), S(-1), S(2)));
+    CHECK(x == impulse::Vec<S, 3>(S(5), S(11), S(19)));  // 1-2+6, 4-5+12, 7-8+20
+    CHECK(impulse::detail::inertia_times(S(3), S(2)) == S(6));  // 2D: a product of scalars
 }
 
 // ---------------------------------------------------------------------------------------------
