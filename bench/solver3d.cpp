@@ -29,7 +29,9 @@
 // the engines step in turn for --steps steps, one step each, so a load from elsewhere falls on both
 // alike; the median step is reported. Rest quality, the same code for both: over the timed steps,
 // the rms speed of the cubes' centres and the fastest cube; at the end, the deepest overlap of two
-// cubes or a cube and the floor (collide3d.hpp on the engines' poses, with no skin).
+// cubes or a cube and the floor (collide3d.hpp on the engines' poses, with no skin). Then, for each of
+// impulse's runs, where its solver phase went (Solver::profile, on in every run: a clock reading per
+// stage), mean over the timed steps.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -59,6 +61,7 @@ public:
         w_.solver.settings.colouring = colouring;
         w_.solver.settings.wide = wide;
         if (passes > 0) w_.solver.settings.manifold_iterations = passes;
+        w_.solver.settings.profile = true;  // a clock reading per stage: a few microseconds a step
     }
 
     double step() override
@@ -83,6 +86,16 @@ public:
             s.q[3] = double(w_.q[first + i].w());
         }
     }
+
+    /// The last step's parts (Solver::profile), in the order of `part_names`.
+    void parts(double (&out)[8]) const
+    {
+        const impulse::SolverProfile& p = w_.solver.profile();
+        const double in[8] = {p.bodies, p.colour, p.prepare, p.warm_start, p.solve, p.relax, p.restitution, p.store};
+        std::copy(std::begin(in), std::end(in), std::begin(out));
+    }
+    static constexpr const char* part_names[8] = {"bodies",   "colour", "prepare",     "warm start",
+                                                  "solve",    "relax",  "restitution", "store"};
 
     const scenes::World<S, 3>& world() const { return w_; }
     std::size_t points() const
@@ -208,9 +221,16 @@ int main(int argc, char** argv)
         double rms2[count] = {};
         Measured m[count];
         std::vector<bench3d::BodyState> st;
+        const Impulse* impulses[bullet_at] = {&imp, &coloured, &wide, &single};
+        double parts[bullet_at][8] = {};
         for (int s = 0; s < steps; ++s) {
             for (int e = 0; e < count; ++e) {
                 times[e].push_back(engines[e]->step());
+                if (e < bullet_at) {
+                    double last[8];
+                    impulses[e]->parts(last);
+                    for (int k = 0; k < 8; ++k) parts[e][k] += last[k];
+                }
                 engines[e]->state(st);
                 double sum = 0;
                 for (const auto& b : st) {
@@ -236,6 +256,20 @@ int main(int argc, char** argv)
         std::vector<double> ratio(times[1].size());
         for (std::size_t s = 0; s < ratio.size(); ++s) ratio[s] = times[1][s] / times[2][s];
         std::printf("| | coloured / wide, per step | %.2f | | | |\n", median(ratio));
+        // Where impulse's solver phase goes: Solver::profile, mean over the timed steps.
+        std::printf("\n| %s: impulse, ms per step (mean) |", c.name.c_str());
+        for (const char* part : Impulse::part_names) std::printf(" %s |", part);
+        std::printf(" whole step |\n|---|");
+        for (int k = 0; k <= 8; ++k) std::printf("---|");
+        std::printf("\n");
+        for (int e = 0; e < bullet_at; ++e) {
+            double whole = 0;
+            for (double t : times[e]) whole += t;
+            std::printf("| %s |", names[e]);
+            for (int k = 0; k < 8; ++k) std::printf(" %.3f |", 1e3 * parts[e][k] / steps);
+            std::printf(" %.3f |\n", 1e3 * whole / steps);
+        }
+        std::printf("\n");
         std::fflush(stdout);
     }
     return 0;
