@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "profile.hpp"
 #include "scenes/scenes.hpp"
 
 namespace bench {
@@ -40,12 +41,10 @@ struct StepTime {
     std::size_t points{0};
     /// Where the time went, seconds, for the engines that say (impulse's SolverProfile, Box2D v3's
     /// b2Profile; `parts_known` false otherwise): the parts named in `part_names`.
-    static constexpr int part_count = 8;
+    static constexpr int part_count = bench::part_count;
     bool parts_known{false};
     double parts[part_count]{};
 };
-inline constexpr const char* part_names[StepTime::part_count] = {"bodies", "colour", "prepare", "warm start",
-                                                                  "solve",  "relax",  "restitution", "store"};
 
 /// One engine running one scene.
 class Engine {

@@ -165,9 +165,7 @@ public:
         w_.solver.step(w_.view(), w_.contacts().data(), w_.contacts().size(), w_.dt);
         t.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
         for (const auto& c : w_.contacts()) t.points += std::size_t(c.count);
-        const impulse::SolverProfile& p = w_.solver.profile();
-        const double parts[] = {p.bodies, p.colour, p.prepare, p.warm_start, p.solve, p.relax, p.restitution, p.store};
-        std::copy(std::begin(parts), std::end(parts), t.parts);
+        bench::profile_parts(w_.solver.profile(), t.parts);
         t.parts_known = true;
         return t;
     }

@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "engine3d.hpp"
+#include "profile.hpp"
 #include "scenes/scenes3d.hpp"
 
 namespace {
@@ -87,15 +88,8 @@ public:
         }
     }
 
-    /// The last step's parts (Solver::profile), in the order of `part_names`.
-    void parts(double (&out)[8]) const
-    {
-        const impulse::SolverProfile& p = w_.solver.profile();
-        const double in[8] = {p.bodies, p.colour, p.prepare, p.warm_start, p.solve, p.relax, p.restitution, p.store};
-        std::copy(std::begin(in), std::end(in), std::begin(out));
-    }
-    static constexpr const char* part_names[8] = {"bodies",   "colour", "prepare",     "warm start",
-                                                  "solve",    "relax",  "restitution", "store"};
+    /// The last step's parts (Solver::profile), in the order of `bench::part_names`.
+    void parts(double (&out)[bench::part_count]) const { bench::profile_parts(w_.solver.profile(), out); }
 
     const scenes::World<S, 3>& world() const { return w_; }
     std::size_t points() const
@@ -222,14 +216,14 @@ int main(int argc, char** argv)
         Measured m[count];
         std::vector<bench3d::BodyState> st;
         const Impulse* impulses[bullet_at] = {&imp, &coloured, &wide, &single};
-        double parts[bullet_at][8] = {};
+        double parts[bullet_at][bench::part_count] = {};
         for (int s = 0; s < steps; ++s) {
             for (int e = 0; e < count; ++e) {
                 times[e].push_back(engines[e]->step());
                 if (e < bullet_at) {
-                    double last[8];
+                    double last[bench::part_count];
                     impulses[e]->parts(last);
-                    for (int k = 0; k < 8; ++k) parts[e][k] += last[k];
+                    for (int k = 0; k < bench::part_count; ++k) parts[e][k] += last[k];
                 }
                 engines[e]->state(st);
                 double sum = 0;
@@ -258,15 +252,15 @@ int main(int argc, char** argv)
         std::printf("| | coloured / wide, per step | %.2f | | | |\n", median(ratio));
         // Where impulse's solver phase goes: Solver::profile, mean over the timed steps.
         std::printf("\n| %s: impulse, ms per step (mean) |", c.name.c_str());
-        for (const char* part : Impulse::part_names) std::printf(" %s |", part);
+        for (const char* part : bench::part_names) std::printf(" %s |", part);
         std::printf(" whole step |\n|---|");
-        for (int k = 0; k <= 8; ++k) std::printf("---|");
+        for (int k = 0; k <= bench::part_count; ++k) std::printf("---|");
         std::printf("\n");
         for (int e = 0; e < bullet_at; ++e) {
             double whole = 0;
             for (double t : times[e]) whole += t;
             std::printf("| %s |", names[e]);
-            for (int k = 0; k < 8; ++k) std::printf(" %.3f |", 1e3 * parts[e][k] / steps);
+            for (int k = 0; k < bench::part_count; ++k) std::printf(" %.3f |", 1e3 * parts[e][k] / steps);
             std::printf(" %.3f |\n", 1e3 * whole / steps);
         }
         std::printf("\n");
