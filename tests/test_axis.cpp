@@ -5,6 +5,7 @@
 #include <string>
 
 #include <Eigen/Geometry>
+#include <impulse/detail/wide_axis.hpp>
 
 #include "catch.hpp"
 #include "common.hpp"
@@ -95,6 +96,64 @@ TEMPLATE_TEST_CASE("the solver's 3x3 product sums each row m0 v0 + (m1 v1 + m2 v
     const impulse::Vec<S, 3> x = impulse::detail::ordered_product(a, impulse::Vec<S, 3>(S(1), S(-1), S(2)));
     CHECK(x == impulse::Vec<S, 3>(S(5), S(11), S(19)));  // 1-2+6, 4-5+12, 7-8+20
     CHECK(impulse::detail::inertia_times(S(3), S(2)) == S(6));  // 2D: a product of scalars
+}
+
+TEMPLATE_TEST_CASE("the solver's 3D dot product sums a0 b0 + (a1 b1 + a2 b2), and its wide rows repeat it "
+                   "and the 3x3 product lane by lane",
+                   "[axis]", float, double)
+{
+    using S = TestType;
+    using V = impulse::Vec<S, 3>;
+    // As the product's rows above: with b = (1, 1, 1) and big = 2^(digits + 1), a = (1, big, -big)
+    // gives 1 + (big - big) = 1 in the documented order and (1 + big) - big = 0 in the other;
+    // (big, -big, 1) gives big + (-big + 1) = 0 (the 1 lost in the bracket), (-big, 1, big) 0.
+    const S big = std::ldexp(S(1), std::numeric_limits<S>::digits + 1);
+    const V ones(S(1), S(1), S(1));
+    CHECK(impulse::detail::row_dot(V(S(1), big, -big), ones) == S(1));
+    CHECK(impulse::detail::row_dot(V(big, -big, S(1)), ones) == S(0));
+    CHECK(impulse::detail::row_dot(V(-big, S(1), big), ones) == S(0));
+    CHECK(impulse::detail::row_dot(V(S(1), S(-1), S(2)), V(S(3), S(5), S(7))) == S(12));  // 3 - 5 + 14, exact
+
+    // The wide pieces give each lane the scalar piece's bits: lane l holds its own vectors and
+    // matrix (lane 0 the cancelling rows above, the others thirds and sevenths, which round).
+    namespace simd = impulse::detail::simd;
+    using P = simd::Wide<S>;
+    constexpr int W = simd::lanes<P>;
+    V a[W], b[W];
+    Eigen::Matrix<S, 3, 3> m[W];
+    for (int l = 0; l < W; ++l) {
+        const S x = S(l + 1) / S(3), y = S(l + 2) / S(7);
+        a[l] = l == 0 ? V(S(1), big, -big) : V(x, -y, x * y);
+        b[l] = l == 0 ? ones : V(y, x, -S(l));
+        m[l] << x, y, -x, big * S(l == 0), -y, S(1), S(l), x - y, -big * S(l == 0);
+    }
+    P wa[3], wb[3], wm[9];
+    for (int k = 0; k < 3; ++k) {
+        S lane_a[W], lane_b[W];
+        for (int l = 0; l < W; ++l) {
+            lane_a[l] = a[l][k];
+            lane_b[l] = b[l][k];
+        }
+        wa[k] = simd::load<P>(lane_a);
+        wb[k] = simd::load<P>(lane_b);
+    }
+    for (int k = 0; k < 9; ++k) {
+        S lane[W];
+        for (int l = 0; l < W; ++l) lane[l] = m[l].data()[k];  // column by column, as Eigen holds it
+        wm[k] = simd::load<P>(lane);
+    }
+    S dot[W], product[3][W];
+    simd::store(dot, impulse::detail::wide_row_dot(wa, wb));
+    P wp[3];
+    impulse::detail::wide_product(wm, wb, wp);
+    for (int k = 0; k < 3; ++k) simd::store(product[k], wp[k]);
+    for (int l = 0; l < W; ++l) {
+        CAPTURE(l);
+        CHECK(dot[l] == impulse::detail::row_dot(a[l], b[l]));
+        const V want = impulse::detail::ordered_product(m[l], b[l]);
+        for (int k = 0; k < 3; ++k) CHECK(product[k][l] == want[k]);
+    }
+    CHECK(dot[0] == S(1));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -134,6 +134,15 @@ EIGEN_ALWAYS_INLINE typename X::Scalar ordered_dot(const Eigen::MatrixBase<X>& a
     return r;
 }
 
+/// a.b for 3-vectors summed a0 b0 + (a1 b1 + a2 b2), the order of a row of `ordered_product` (and
+/// of Eigen's own dot product for float), whatever the scalar and the vector unit: the solver's 3D
+/// effective masses, which its wide rows repeat lane by lane (detail/wide_axis.hpp).
+template <class S>
+EIGEN_ALWAYS_INLINE S row_dot(const Vec<S, 3>& a, const Vec<S, 3>& b) noexcept
+{
+    return a[0] * b[0] + (a[1] * b[1] + a[2] * b[2]);
+}
+
 /// M v for a 3x3 M, each row summed m0 v0 + (m1 v1 + m2 v2), whatever the scalar and the vector unit,
 /// and always inlined. Eigen's own product sums each row in that order for float, but for double on
 /// SSE2 sums the first two rows (m0 v0 + m1 v1) + m2 v2 (it fills a two-double register with them),

@@ -640,6 +640,7 @@ private:
         bool write_a{false}, write_b{false};  // movable: written back
         bool swapped{false};        // A is the body of the higher id (warm-start canonical order)
         std::uint8_t shock{0};      // heavy on light: 1, A is the lower body (held in the shock pass); 2, B
+        bool in_rows{false};        // 3D, in a packet: its points' axes hold d and arms only (pack)
         int count{0};
         std::size_t first{0};       // first point in points_
         Vec<S, D> normal = Vec<S, D>::UnitX();
@@ -1114,7 +1115,7 @@ private:
             const std::uint32_t ci = constraint_of_[m];
             if (ci == none) continue;  // skipped (colour_contacts)
             const Manifold<S, D>& mf = manifolds[m];
-            Constraint c;
+            Constraint& c = constraints_[ci];  // in place, as the points below
             c.a = mf.a;
             c.b = mf.b;
             c.write_a = movable_[mf.a];
@@ -1140,26 +1141,38 @@ private:
             } else {
                 for (int k = 0; k < 2; ++k) c.roll[k] = spin_axis(body_a, body_b, Vec<S, 3>(basis.col(k + 1)));
             }
+            c.jr.setZero();
+            c.shock = 0;
+            // In 3D the spins and effective masses of a packet's axes are computed in its lanes (pack).
+            c.in_rows = D == 3 && in_packet(ci, colour_of_[m], mf.count);
             for (int i = 0; i < mf.count; ++i) {
                 const ManifoldPoint<S, D>& mp = mf.points[i];
-                Point p;
+                // Written field by field in place: a whole Point built aside and copied cost more
+                // than its arithmetic (its parts stored one way and reloaded another).
+                Point& p = points_[c.first + std::size_t(i)];
                 p.rA = mp.rA;
                 p.rB = mp.rB;
                 const RigidPair pair{body_a, mp.rA, body_b, mp.rB};
-                p.n = axis(pair, mf.n);
-                for (int k = 0; k < D - 1; ++k) p.t[k] = axis(pair, Vec<S, D>(basis.col(k + 1)));
+                if (c.in_rows) {
+                    set_arms(p.n, mp.rA, mp.rB, mf.n);
+                    for (int k = 0; k < D - 1; ++k) set_arms(p.t[k], mp.rA, mp.rB, Vec<S, D>(basis.col(k + 1)));
+                } else {
+                    p.n = axis(pair, mf.n);
+                    for (int k = 0; k < D - 1; ++k) p.t[k] = axis(pair, Vec<S, D>(basis.col(k + 1)));
+                }
                 p.base = mp.separation - mf.n.dot(mp.rB - mp.rA);
+                p.jn = S(0);
+                p.jt.setZero();
+                p.total = S(0);
                 p.approach = p.n.speed(motion_[mf.a], motion_[mf.b]);
                 p.mu = mf.coefficients.friction.mu_s;
                 p.feature = mp.feature;
-                points_[c.first + std::size_t(i)] = p;
             }
             if (settings.warm_start) find_warm_start(c, mf, scale, point_first_[m]);
             if (!shock_.empty() && ci >= colour_start_[colour_count]) {
                 c.shock = shock_of_[m];
                 if (c.shock) stiffen(c, h, c.write_a && c.write_b ? hertz : settings.static_hertz_scale * hertz);
             }
-            constraints_[ci] = c;
         }
     }
 
@@ -1223,7 +1236,7 @@ private:
             r.spinA = detail::ordered_product(pair.A.inv_inertia, r.armA);
             r.spinB = detail::ordered_product(pair.B.inv_inertia, r.armB);
             S k = pair.A.inv_mass + pair.B.inv_mass;
-            k += r.armA.dot(r.spinA) + r.armB.dot(r.spinB);
+            k += detail::row_dot(r.armA, r.spinA) + detail::row_dot(r.armB, r.spinB);
             if (!(k <= std::numeric_limits<S>::max())) {  // as the constructor: a body that cannot be spun
                 k = pair.A.inv_mass + pair.B.inv_mass;
                 k += ContactAxis<S, D>::representable_spin(r.armA, r.spinA) +
@@ -1232,6 +1245,31 @@ private:
             r.mass = k > S(0) ? S(1) / k : S(0);
             return r;
         }
+    }
+
+    // 3D: an axis along unit d as far as its arms, rA x d and rB x d as axis() makes them (Eigen's
+    // cross product, component by component); pack computes the spins and mass in the lanes of its
+    // packet (complete_axis), and the axis's own are left as they were.
+    static void set_arms(ContactAxis<S, D>& r, const Vec<S, D>& rA, const Vec<S, D>& rB, const Vec<S, D>& d) noexcept
+    {
+        if constexpr (D == 3) {
+            for (int k = 0; k < 3; ++k) r.d[k] = d[k];
+            r.armA[0] = rA[1] * d[2] - rA[2] * d[1];
+            r.armA[1] = rA[2] * d[0] - rA[0] * d[2];
+            r.armA[2] = rA[0] * d[1] - rA[1] * d[0];
+            r.armB[0] = rB[1] * d[2] - rB[2] * d[1];
+            r.armB[1] = rB[2] * d[0] - rB[0] * d[2];
+            r.armB[2] = rB[0] * d[1] - rB[1] * d[0];
+        }
+    }
+
+    // Whether constraint ci, of colour k with n points, is solved in a packet (plan_rows: the first
+    // whole W of each colour's contacts of one point count).
+    bool in_packet(std::size_t ci, int k, int n) const noexcept
+    {
+        if (!wide_ || k >= colour_count) return false;
+        const RowRun* run = &runs_[std::size_t(k) * std::size_t(Manifold<S, D>::max_points) + std::size_t(n - 1)];
+        return ci < run->contact + (run[1].packet - run->packet) * std::size_t(W);
     }
 
     // An axis that only turns: relative angular velocity along `axis`, effective mass
@@ -1557,7 +1595,7 @@ private:
     // K is not a multiple of four). Filling lanes one scalar at a time instead stores to memory and
     // reloads as a vector, which the processor cannot forward: a stall per packet and field.
     template <int K>
-    static void gather_run(P (&x)[K], const S* const (&row)[W]) noexcept
+    static EIGEN_ALWAYS_INLINE void gather_run(P (&x)[K], const S* const (&row)[W]) noexcept
     {
         static_assert(K >= 4, "a run has at least four scalars");
         gather_four<K>(x, row, std::make_integer_sequence<int, (K + 3) / 4>{});
@@ -1589,6 +1627,31 @@ private:
         for (P* part : {w.armA, w.armB, w.spinA, w.spinB})
             for (int k = 0; k < detail::angular_size<D>; ++k) part[k] = x[at++];
         w.mass = x[at];
+    }
+
+    // 3D: a packet's axis from its lanes' d and arms (build: arms()), its spins and effective mass
+    // computed in the lanes as axis() computes them lane by lane, from the lanes' bodies' inverse
+    // inertias (column by column) and the sum of their inverse masses. False if some lane's inverse
+    // effective mass is not finite: axis() then drops the spins it cannot represent, lane by lane.
+    template <class F>
+    static EIGEN_ALWAYS_INLINE bool complete_axis(WideAxis_t& w, F&& axis, const P (&IA)[9], const P (&IB)[9], const P& masses) noexcept
+    {
+        using namespace detail::simd;
+        P x[9];
+        const S* row[W];
+        for (int l = 0; l < W; ++l) row[l] = reinterpret_cast<const S*>(&axis(l));
+        gather_run(x, row);
+        for (int k = 0; k < 3; ++k) {
+            w.d[k] = x[k];
+            w.armA[k] = x[3 + k];
+            w.armB[k] = x[6 + k];
+        }
+        detail::wide_product(IA, w.armA, w.spinA);
+        detail::wide_product(IB, w.armB, w.spinB);
+        const P k = add(masses, add(detail::wide_row_dot(w.armA, w.spinA), detail::wide_row_dot(w.armB, w.spinB)));
+        const P zero = detail::simd::zero<P>();
+        w.mass = select(lt(zero, k), detail::simd::div(broadcast<P>(S(1)), k), zero);
+        return movemask(le(k, broadcast<P>(std::numeric_limits<S>::max()))) == (1u << W) - 1u;
     }
 
     // The runs of scalars pack moves through transposes: a constraint's normal, softness,
@@ -1633,12 +1696,42 @@ private:
                 pack_axis(pk.roll[k], [&](int l) -> const ContactAxis<S, D>& { return c[l].roll[k]; });
                 pk.jr[k] = lanes_of([&](int l) { return c[l].jr[k]; });
             }
+            // 3D: the lanes' bodies' inverse inertias and masses, for the axes' spins and masses.
+            [[maybe_unused]] P IA[D == 3 ? 9 : 1], IB[D == 3 ? 9 : 1], masses{};
+            if constexpr (D == 3) {
+                const S* row[W];
+                for (int l = 0; l < W; ++l) row[l] = inertia_[pk.a[l]].data();
+                gather_run(IA, row);
+                for (int l = 0; l < W; ++l) row[l] = inertia_[pk.b[l]].data();
+                gather_run(IB, row);
+                masses = lanes_of([&](int l) { return motion_[pk.a[l]].inv_mass + motion_[pk.b[l]].inv_mass; });
+            }
             for (int i = 0; i < pk.count; ++i) {
                 Row& r = rows_[pk.point + std::size_t(i)];
                 auto point = [&](int l) -> const Point& { return points_[c[l].first + std::size_t(i)]; };
-                pack_axis(r.n, [&](int l) -> const ContactAxis<S, D>& { return point(l).n; });
-                for (int k = 0; k < D - 1; ++k)
-                    pack_axis(r.t[k], [&](int l) -> const ContactAxis<S, D>& { return point(l).t[k]; });
+                if constexpr (D == 2) {
+                    pack_axis(r.n, [&](int l) -> const ContactAxis<S, D>& { return point(l).n; });
+                    pack_axis(r.t[0], [&](int l) -> const ContactAxis<S, D>& { return point(l).t[0]; });
+                } else {
+                    bool complete = complete_axis(r.n, [&](int l) -> const ContactAxis<S, D>& { return point(l).n; }, IA, IB, masses);
+                    for (int k = 0; k < D - 1; ++k)
+                        complete = complete_axis(r.t[k], [&](int l) -> const ContactAxis<S, D>& { return point(l).t[k]; },
+                                                 IA, IB, masses) && complete;
+                    if (!complete) {  // an overflow in some lane: every axis as axis() makes it, lane by lane
+                        ContactAxis<S, D> n[W], t[D - 1][W];
+                        for (int l = 0; l < W; ++l) {
+                            const Point& p = point(l);
+                            const Mass body_a{motion_[pk.a[l]].inv_mass, inertia_[pk.a[l]]};
+                            const Mass body_b{motion_[pk.b[l]].inv_mass, inertia_[pk.b[l]]};
+                            const RigidPair pair{body_a, p.rA, body_b, p.rB};
+                            n[l] = axis(pair, p.n.d);
+                            for (int k = 0; k < D - 1; ++k) t[k][l] = axis(pair, p.t[k].d);
+                        }
+                        pack_axis(r.n, [&](int l) -> const ContactAxis<S, D>& { return n[l]; });
+                        for (int k = 0; k < D - 1; ++k)
+                            pack_axis(r.t[k], [&](int l) -> const ContactAxis<S, D>& { return t[k][l]; });
+                    }
+                }
                 P x[point_run];
                 const S* row[W];
                 for (int l = 0; l < W; ++l) row[l] = point(l).rA.data();
@@ -1989,6 +2082,10 @@ private:
             for (int i = 0; i < c.count; ++i) {
                 Point& p = points_[c.first + std::size_t(i)];
                 if (!(p.approach < -c.threshold) || !(p.total > S(0))) continue;
+                if (c.in_rows) {  // the axis as the scalar build makes it (its lanes are the same bits)
+                    const Mass body_a{motion[c.a].inv_mass, inertia_[c.a]}, body_b{motion[c.b].inv_mass, inertia_[c.b]};
+                    p.n = axis(RigidPair{body_a, p.rA, body_b, p.rB}, c.normal);
+                }
                 const S vn = p.n.speed(A, B);
                 const S j = accumulate(p.jn, -p.n.mass * (vn + c.restitution * p.approach), S(0),
                                        std::numeric_limits<S>::infinity());

@@ -37,6 +37,23 @@ EIGEN_ALWAYS_INLINE P wide_dot(const P (&a)[N], const P (&b)[N]) noexcept
     return r;
 }
 
+/// `row_dot` (axis.hpp) per lane: a0 b0 + (a1 b1 + a2 b2).
+template <class P>
+EIGEN_ALWAYS_INLINE P wide_row_dot(const P (&a)[3], const P (&b)[3]) noexcept
+{
+    using namespace simd;
+    return add(mul(a[0], b[0]), add(mul(a[1], b[1]), mul(a[2], b[2])));
+}
+
+/// `ordered_product` (axis.hpp) per lane: M v for a 3x3 M held column by column (m[3 c + r] is
+/// M(r, c), Eigen's layout), each row M(r,0) v0 + (M(r,1) v1 + M(r,2) v2).
+template <class P>
+EIGEN_ALWAYS_INLINE void wide_product(const P (&m)[9], const P (&v)[3], P (&out)[3]) noexcept
+{
+    using namespace simd;
+    for (int r = 0; r < 3; ++r) out[r] = add(mul(m[r], v[0]), add(mul(m[3 + r], v[1]), mul(m[6 + r], v[2])));
+}
+
 /// W `ContactAxis`es, lane l one axis (d, arms, spins, effective mass as there).
 template <class P, int D>
 struct WideAxis {
