@@ -3,6 +3,8 @@
 // less than a tolerance. The manifolds are written by hand (a unit box B resting on a box A), so
 // every expected number below follows from that picture, not from a collide_ function.
 #include <cmath>
+#include <limits>
+#include <random>
 
 #include "catch.hpp"
 #include "common.hpp"
@@ -236,4 +238,84 @@ TEMPLATE_TEST_CASE("a move beyond the tolerance says collide again", "[recycle]"
     impulse::KeptManifold<S, D> none = k;
     none.manifold.count = 0;
     CHECK_FALSE(impulse::within_tolerance(none, pa, pb, tol));
+}
+
+// The turn test of within_tolerance skips the arc tangent where the answer is plain (recycle.hpp,
+// detail::angle_at_most). Its answer must be the arc tangent's in every case: here against the
+// definition, |atan2(s, c)| of RA^T RB in 2D and 2 atan2(|v|, |w|) of qA* qB in 3D, for turns spread
+// over many scales around each tolerance (down to a few units in the last place of it, where only
+// the arc tangent can tell) and far from it, tolerances inside and outside (0, 1) rad, and
+// orientations that are not finite.
+TEMPLATE_TEST_CASE("the turn test answers as the arc tangent does, at the tolerance and far from it", "[recycle]",
+                   test::F2, test::F3, test::D2, test::D3)
+{
+    using S = typename TestType::S;
+    constexpr int D = TestType::D;
+    using Q = impulse::Orientation_t<S, D>;
+    std::mt19937 gen(7);
+    std::uniform_real_distribution<S> unit(S(-1), S(1));
+    auto random_orientation = [&]() -> Q {
+        if constexpr (D == 2) {
+            return impulse::Rot2<S>::from_angle(S(3.14159) * unit(gen));
+        } else {
+            Q q(unit(gen), unit(gen), unit(gen), unit(gen));
+            q.normalize();
+            return q;
+        }
+    };
+    auto turned_about = [&](const Q& q, S angle) -> Q {
+        if constexpr (D == 2) {
+            return q * impulse::Rot2<S>::from_angle(angle);
+        } else {
+            impulse::Vec<S, 3> axis(unit(gen), unit(gen), unit(gen));
+            axis.normalize();
+            Q r = q * Q(Eigen::AngleAxis<S>(angle, axis));
+            r.normalize();
+            return r;
+        }
+    };
+    auto definition = [](const Q& from, const Q& to, S a) {
+        using std::abs;
+        using std::atan2;
+        if constexpr (D == 2) {
+            const impulse::Rot2<S> d = from.inverse() * to;
+            return abs(atan2(d.s, d.c)) <= a;
+        } else {
+            const Q d = from.conjugate() * to;
+            return S(2) * atan2(d.vec().norm(), abs(d.w())) <= a;
+        }
+    };
+    const S ulp = std::numeric_limits<S>::epsilon();
+    int cases = 0, within = 0, mismatches = 0;
+    for (const S a : {S(0.004), S(0.1), S(0.7), S(0.999), S(0), S(1), S(2.5), S(-0.1)}) {
+        for (int i = 0; i < 4000; ++i) {
+            // The turn: a times 1 + x, x of every size from 2^-2 down to a few ulps, either sign;
+            // every eighth turn anywhere in [0, pi).
+            const int k = i % 8;
+            S turn;
+            if (k == 7 || a <= S(0)) {
+                turn = S(1.5) * (unit(gen) + S(1));
+            } else {
+                const S scale = k == 0 ? S(0.25) : k == 1 ? S(1e-2) : k == 2 ? S(1e-3) : k == 3 ? S(1e-4)
+                              : k == 4 ? S(100) * ulp : k == 5 ? S(10) * ulp : ulp;
+                turn = a * (S(1) + scale * unit(gen));
+            }
+            const Q from = random_orientation(), to = turned_about(from, turn);
+            const bool want = definition(from, to, a);
+            const bool got = impulse::detail::turned_at_most(from, to, a);
+            mismatches += want != got;
+            within += want;
+            ++cases;
+        }
+    }
+    CHECK(mismatches == 0);
+    // Both answers occur often: the cases test each side of the tolerances.
+    CHECK(within > cases / 8);
+    CHECK(cases - within > cases / 8);
+    // Not finite: no answer but "beyond", as the arc tangent of NaN gives.
+    Q bad = random_orientation();
+    if constexpr (D == 2) bad.c = std::numeric_limits<S>::quiet_NaN();
+    else bad.w() = std::numeric_limits<S>::quiet_NaN();
+    CHECK_FALSE(impulse::detail::turned_at_most(bad, random_orientation(), S(0.004)));
+    CHECK_FALSE(impulse::detail::turned_at_most(random_orientation(), bad, S(0.5)));
 }

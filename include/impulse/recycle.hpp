@@ -103,24 +103,49 @@ KeptManifold<S, D> keep(const Manifold<S, D>& m, const Pose<S, D>& pa, const Pos
 }
 
 namespace detail {
-/// The angle, in [0, pi], of the rotation that takes orientation `from` to `to` (2D).
-template <class S>
-S turn_between(const Rot2<S>& from, const Rot2<S>& to) noexcept
+/// Whether the angle atan2(y, x) (y >= 0) is at most a; `exact()` gives that angle's test as atan2
+/// makes it. Most pairs are far inside or far outside a small tolerance, and there the answer needs
+/// no arc tangent, which is most of the test's cost:
+///   x > 0 and y <= a x (1 - 2^-10): the angle is at most its tangent, y / x, a thousandth below a,
+///     more than any rounding of atan2 or of the test: within;
+///   y^2 > (a (1 + 2^-10))^2 (x^2 + y^2): the angle is at least its sine, a thousandth above a:
+///     beyond.
+/// Between those (a pair within a thousandth of the tolerance), for a outside (0, 1) and for
+/// input that is not finite, `exact()` decides, so the answer is the one atan2 gives, bit for bit.
+template <class S, class Exact>
+bool angle_at_most(S y, S x, S a, Exact&& exact) noexcept
 {
-    using std::abs;
-    using std::atan2;
-    const Rot2<S> d = from.inverse() * to;
-    return abs(atan2(d.s, d.c));
+    if (a > S(0) && a < S(1)) {
+        constexpr S below = S(1) - S(1) / S(1024), above = S(1) + S(1) / S(1024);
+        if (x > S(0) && y <= a * below * x) return true;
+        if (y * y > (a * above) * (a * above) * (x * x + y * y)) return false;
+    }
+    return exact();
 }
-/// The angle, in [0, pi], of the rotation that takes orientation `from` to `to` (3D): 2 atan2(|v|, |w|)
-/// of the unit quaternion from* to (q and -q are one rotation).
+/// Whether the rotation that takes orientation `from` to `to` turns by at most `a` rad (2D):
+/// |atan2(s, c)| <= a of from^T to.
 template <class S>
-S turn_between(const Eigen::Quaternion<S>& from, const Eigen::Quaternion<S>& to) noexcept
+bool turned_at_most(const Rot2<S>& from, const Rot2<S>& to, S a) noexcept
 {
     using std::abs;
-    using std::atan2;
+    const Rot2<S> d = from.inverse() * to;
+    return angle_at_most(abs(d.s), d.c, a, [&] {
+        using std::atan2;
+        return abs(atan2(d.s, d.c)) <= a;
+    });
+}
+/// The same in 3D: 2 atan2(|v|, |w|) <= a of the unit quaternion from* to (q and -q are one
+/// rotation), tested as atan2(|v|, |w|) <= a / 2.
+template <class S>
+bool turned_at_most(const Eigen::Quaternion<S>& from, const Eigen::Quaternion<S>& to, S a) noexcept
+{
+    using std::abs;
     const Eigen::Quaternion<S> d = from.conjugate() * to;
-    return S(2) * atan2(d.vec().norm(), abs(d.w()));
+    const S v = d.vec().norm(), w = abs(d.w());
+    return angle_at_most(v, w, a / S(2), [&] {
+        using std::atan2;
+        return S(2) * atan2(v, w) <= a;
+    });
 }
 /// B's orientation seen from A: RA^T RB.
 template <class S>
@@ -148,11 +173,11 @@ bool within_tolerance(const KeptManifold<S, D>& k, const Pose<S, D>& pa, const P
     const Vec<S, D> d0 = k.pose_a.inverse_rotate(Vec<S, D>(k.pose_b.p - k.pose_a.p));
     const Vec<S, D> d1 = pa.inverse_rotate(Vec<S, D>(pb.p - pa.p));
     if (!((d1 - d0).norm() <= tol.distance)) return false;
-    const S relative_turn = detail::turn_between(detail::relative(k.pose_a.q, k.pose_b.q), detail::relative(pa.q, pb.q));
-    if (!(relative_turn <= tol.angle)) return false;
+    if (!detail::turned_at_most(detail::relative(k.pose_a.q, k.pose_b.q), detail::relative(pa.q, pb.q), tol.angle))
+        return false;
     if (tol.frame == KeepFrame::world) {
-        if (!(detail::turn_between(k.pose_a.q, pa.q) <= tol.angle)) return false;
-        if (!(detail::turn_between(k.pose_b.q, pb.q) <= tol.angle)) return false;
+        if (!detail::turned_at_most(k.pose_a.q, pa.q, tol.angle)) return false;
+        if (!detail::turned_at_most(k.pose_b.q, pb.q, tol.angle)) return false;
     }
     return true;
 }
