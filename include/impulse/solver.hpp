@@ -640,7 +640,7 @@ private:
         bool write_a{false}, write_b{false};  // movable: written back
         bool swapped{false};        // A is the body of the higher id (warm-start canonical order)
         std::uint8_t shock{0};      // heavy on light: 1, A is the lower body (held in the shock pass); 2, B
-        bool in_rows{false};        // 3D, in a packet: its points' axes hold d and arms only (pack)
+        bool in_rows{false};        // in a packet: its points' axes are left unset (pack builds them in lanes)
         int count{0};
         std::size_t first{0};       // first point in points_
         Vec<S, D> normal = Vec<S, D>::UnitX();
@@ -650,6 +650,7 @@ private:
         ContactAxis<S, D> roll[D - 1];  // rolling axes (angular: spin only)
         Vec<S, D - 1> jr = Vec<S, D - 1>::Zero();  // accumulated rolling impulse
         Vec<S, D - 1> tangent_speed = Vec<S, D - 1>::Zero();
+        Vec<S, D> tangent[D - 1];   // the tangent directions (contact_basis), every point's
         std::uint64_t key{0};
         S fingerprint_a{0}, fingerprint_b{0};  // inverse masses in canonical order (stale-key check)
     };
@@ -1133,7 +1134,10 @@ private:
             c.fingerprint_a = c.swapped ? motion_[mf.b].inv_mass : motion_[mf.a].inv_mass;
             c.fingerprint_b = c.swapped ? motion_[mf.a].inv_mass : motion_[mf.b].inv_mass;
             const Eigen::Matrix<S, D, D> basis = contact_basis(mf.n);
-            for (int k = 0; k < D - 1; ++k) c.tangent_speed[k] = mf.tangent_velocity.dot(basis.col(k + 1));
+            for (int k = 0; k < D - 1; ++k) {
+                c.tangent[k] = basis.col(k + 1);
+                c.tangent_speed[k] = mf.tangent_velocity.dot(c.tangent[k]);
+            }
             const Mass body_a{motion_[mf.a].inv_mass, inertia_[mf.a]}, body_b{motion_[mf.b].inv_mass, inertia_[mf.b]};
             // Rolling: an angular impulse about the tangent axes (2D: about the plane's normal).
             if constexpr (D == 2) {
@@ -1143,8 +1147,8 @@ private:
             }
             c.jr.setZero();
             c.shock = 0;
-            // In 3D the spins and effective masses of a packet's axes are computed in its lanes (pack).
-            c.in_rows = D == 3 && in_packet(ci, colour_of_[m], mf.count);
+            // A packet's axes are built in its lanes from the anchors (pack).
+            c.in_rows = in_packet(ci, colour_of_[m], mf.count);
             for (int i = 0; i < mf.count; ++i) {
                 const ManifoldPoint<S, D>& mp = mf.points[i];
                 // Written field by field in place: a whole Point built aside and copied cost more
@@ -1152,19 +1156,20 @@ private:
                 Point& p = points_[c.first + std::size_t(i)];
                 p.rA = mp.rA;
                 p.rB = mp.rB;
-                const RigidPair pair{body_a, mp.rA, body_b, mp.rB};
-                if (c.in_rows) {
-                    set_arms(p.n, mp.rA, mp.rB, mf.n);
-                    for (int k = 0; k < D - 1; ++k) set_arms(p.t[k], mp.rA, mp.rB, Vec<S, D>(basis.col(k + 1)));
+                if (c.in_rows) {  // the normal's arms here only for the approach speed
+                    ContactAxis<S, D> n;
+                    set_arms(n, mp.rA, mp.rB, mf.n);
+                    p.approach = n.speed(motion_[mf.a], motion_[mf.b]);
                 } else {
+                    const RigidPair pair{body_a, mp.rA, body_b, mp.rB};
                     p.n = axis(pair, mf.n);
-                    for (int k = 0; k < D - 1; ++k) p.t[k] = axis(pair, Vec<S, D>(basis.col(k + 1)));
+                    for (int k = 0; k < D - 1; ++k) p.t[k] = axis(pair, c.tangent[k]);
+                    p.approach = p.n.speed(motion_[mf.a], motion_[mf.b]);
                 }
                 p.base = mp.separation - mf.n.dot(mp.rB - mp.rA);
                 p.jn = S(0);
                 p.jt.setZero();
                 p.total = S(0);
-                p.approach = p.n.speed(motion_[mf.a], motion_[mf.b]);
                 p.mu = mf.coefficients.friction.mu_s;
                 p.feature = mp.feature;
             }
@@ -1247,12 +1252,16 @@ private:
         }
     }
 
-    // 3D: an axis along unit d as far as its arms, rA x d and rB x d as axis() makes them (Eigen's
-    // cross product, component by component); pack computes the spins and mass in the lanes of its
-    // packet (complete_axis), and the axis's own are left as they were.
+    // An axis along unit d as far as its arms, rA x d and rB x d as axis() makes them (in 3D Eigen's
+    // cross product, component by component); the spins and mass are left as they were. For the
+    // approach speed of a point in a packet, whose axes pack builds in the lanes (lane_axis).
     static void set_arms(ContactAxis<S, D>& r, const Vec<S, D>& rA, const Vec<S, D>& rB, const Vec<S, D>& d) noexcept
     {
-        if constexpr (D == 3) {
+        if constexpr (D == 2) {
+            r.d = d;
+            r.armA = cross(rA, d);
+            r.armB = cross(rB, d);
+        } else {
             for (int k = 0; k < 3; ++k) r.d[k] = d[k];
             r.armA[0] = rA[1] * d[2] - rA[2] * d[1];
             r.armA[1] = rA[2] * d[0] - rA[0] * d[2];
@@ -1307,7 +1316,7 @@ private:
                            "bodies, or give them ids (BodyView::id) or the manifolds keys of their own");
             const S sign = c.swapped ? S(-1) : S(1);  // canonical B is this manifold's A when swapped
             p.jn = scale * hit->jn;
-            for (int k = 0; k < D - 1; ++k) p.jt[k] = scale * sign * hit->jt.dot(p.t[k].d);
+            for (int k = 0; k < D - 1; ++k) p.jt[k] = scale * sign * hit->jt.dot(c.tangent[k]);
             p.mu = hit->sticking ? mf.coefficients.friction.mu_s : mf.coefficients.friction.mu_k;
             if (i == 0) {
                 for (int k = 0; k < D - 1; ++k) c.jr[k] = scale * sign * roll_component(c, hit->jr, k);
@@ -1629,26 +1638,35 @@ private:
         w.mass = x[at];
     }
 
-    // 3D: a packet's axis from its lanes' d and arms (build: arms()), its spins and effective mass
-    // computed in the lanes as axis() computes them lane by lane, from the lanes' bodies' inverse
-    // inertias (column by column) and the sum of their inverse masses. False if some lane's inverse
-    // effective mass is not finite: axis() then drops the spins it cannot represent, lane by lane.
-    template <class F>
-    static EIGEN_ALWAYS_INLINE bool complete_axis(WideAxis_t& w, F&& axis, const P (&IA)[9], const P (&IB)[9], const P& masses) noexcept
+    // A packet's axis along the lanes' unit directions d, at anchors rA and rB, as axis() makes it
+    // lane by lane: the arms rA x d and rB x d as set_arms computes them, the spins and the effective
+    // mass from the lanes' bodies' inverse inertias (3D: column by column) and the sum of their
+    // inverse masses, in the scalar order (2D: ContactAxis's constructor, k = (mA + mB) + (rA x d)^2
+    // IA + (rB x d)^2 IB; 3D: axis()). False if some lane's inverse effective mass is not finite:
+    // axis() then drops the spins it cannot represent, lane by lane.
+    template <int N>
+    static EIGEN_ALWAYS_INLINE bool lane_axis(WideAxis_t& w, const P (&d)[D], const P (&rA)[D], const P (&rB)[D],
+                                              const P (&IA)[N], const P (&IB)[N], const P& masses) noexcept
     {
         using namespace detail::simd;
-        P x[9];
-        const S* row[W];
-        for (int l = 0; l < W; ++l) row[l] = reinterpret_cast<const S*>(&axis(l));
-        gather_run(x, row);
-        for (int k = 0; k < 3; ++k) {
-            w.d[k] = x[k];
-            w.armA[k] = x[3 + k];
-            w.armB[k] = x[6 + k];
+        for (int k = 0; k < D; ++k) w.d[k] = d[k];
+        P k;
+        if constexpr (D == 2) {
+            w.armA[0] = sub(mul(rA[0], d[1]), mul(rA[1], d[0]));
+            w.armB[0] = sub(mul(rB[0], d[1]), mul(rB[1], d[0]));
+            w.spinA[0] = mul(IA[0], w.armA[0]);
+            w.spinB[0] = mul(IB[0], w.armB[0]);
+            k = add(masses, add(mul(mul(w.armA[0], w.armA[0]), IA[0]), mul(mul(w.armB[0], w.armB[0]), IB[0])));
+        } else {
+            for (int c = 0; c < 3; ++c) {
+                const int i = (c + 1) % 3, j = (c + 2) % 3;
+                w.armA[c] = sub(mul(rA[i], d[j]), mul(rA[j], d[i]));
+                w.armB[c] = sub(mul(rB[i], d[j]), mul(rB[j], d[i]));
+            }
+            detail::wide_product(IA, w.armA, w.spinA);
+            detail::wide_product(IB, w.armB, w.spinB);
+            k = add(masses, add(detail::wide_row_dot(w.armA, w.spinA), detail::wide_row_dot(w.armB, w.spinB)));
         }
-        detail::wide_product(IA, w.armA, w.spinA);
-        detail::wide_product(IB, w.armB, w.spinB);
-        const P k = add(masses, add(detail::wide_row_dot(w.armA, w.spinA), detail::wide_row_dot(w.armB, w.spinB)));
         const P zero = detail::simd::zero<P>();
         w.mass = select(lt(zero, k), detail::simd::div(broadcast<P>(S(1)), k), zero);
         return movemask(le(k, broadcast<P>(std::numeric_limits<S>::max()))) == (1u << W) - 1u;
@@ -1696,42 +1714,30 @@ private:
                 pack_axis(pk.roll[k], [&](int l) -> const ContactAxis<S, D>& { return c[l].roll[k]; });
                 pk.jr[k] = lanes_of([&](int l) { return c[l].jr[k]; });
             }
-            // 3D: the lanes' bodies' inverse inertias and masses, for the axes' spins and masses.
-            [[maybe_unused]] P IA[D == 3 ? 9 : 1], IB[D == 3 ? 9 : 1], masses{};
-            if constexpr (D == 3) {
+            // The lanes' bodies' inverse inertias and masses and the contacts' tangents, for the axes.
+            constexpr int N = D == 2 ? 1 : 9;
+            P IA[N], IB[N], t[D - 1][D];
+            const P masses = lanes_of([&](int l) { return motion_[pk.a[l]].inv_mass + motion_[pk.b[l]].inv_mass; });
+            if constexpr (D == 2) {
+                IA[0] = lanes_of([&](int l) { return inertia_[pk.a[l]]; });
+                IB[0] = lanes_of([&](int l) { return inertia_[pk.b[l]]; });
+                t[0][0] = detail::simd::neg(pk.normal[1]);  // tangent(n) = (-ny, nx), exactly
+                t[0][1] = pk.normal[0];
+            } else {
                 const S* row[W];
                 for (int l = 0; l < W; ++l) row[l] = inertia_[pk.a[l]].data();
                 gather_run(IA, row);
                 for (int l = 0; l < W; ++l) row[l] = inertia_[pk.b[l]].data();
                 gather_run(IB, row);
-                masses = lanes_of([&](int l) { return motion_[pk.a[l]].inv_mass + motion_[pk.b[l]].inv_mass; });
+                P tangents[6];
+                for (int l = 0; l < W; ++l) row[l] = c[l].tangent[0].data();  // tangent[0], tangent[1]: six scalars
+                gather_run(tangents, row);
+                for (int k = 0; k < 2; ++k)
+                    for (int j = 0; j < 3; ++j) t[k][j] = tangents[3 * k + j];
             }
             for (int i = 0; i < pk.count; ++i) {
                 Row& r = rows_[pk.point + std::size_t(i)];
                 auto point = [&](int l) -> const Point& { return points_[c[l].first + std::size_t(i)]; };
-                if constexpr (D == 2) {
-                    pack_axis(r.n, [&](int l) -> const ContactAxis<S, D>& { return point(l).n; });
-                    pack_axis(r.t[0], [&](int l) -> const ContactAxis<S, D>& { return point(l).t[0]; });
-                } else {
-                    bool complete = complete_axis(r.n, [&](int l) -> const ContactAxis<S, D>& { return point(l).n; }, IA, IB, masses);
-                    for (int k = 0; k < D - 1; ++k)
-                        complete = complete_axis(r.t[k], [&](int l) -> const ContactAxis<S, D>& { return point(l).t[k]; },
-                                                 IA, IB, masses) && complete;
-                    if (!complete) {  // an overflow in some lane: every axis as axis() makes it, lane by lane
-                        ContactAxis<S, D> n[W], t[D - 1][W];
-                        for (int l = 0; l < W; ++l) {
-                            const Point& p = point(l);
-                            const Mass body_a{motion_[pk.a[l]].inv_mass, inertia_[pk.a[l]]};
-                            const Mass body_b{motion_[pk.b[l]].inv_mass, inertia_[pk.b[l]]};
-                            const RigidPair pair{body_a, p.rA, body_b, p.rB};
-                            n[l] = axis(pair, p.n.d);
-                            for (int k = 0; k < D - 1; ++k) t[k][l] = axis(pair, p.t[k].d);
-                        }
-                        pack_axis(r.n, [&](int l) -> const ContactAxis<S, D>& { return n[l]; });
-                        for (int k = 0; k < D - 1; ++k)
-                            pack_axis(r.t[k], [&](int l) -> const ContactAxis<S, D>& { return t[k][l]; });
-                    }
-                }
                 P x[point_run];
                 const S* row[W];
                 for (int l = 0; l < W; ++l) row[l] = point(l).rA.data();
@@ -1745,6 +1751,22 @@ private:
                 r.total = x[at++];
                 ++at;  // approach: restitution reads it from the point
                 r.mu = x[at];
+                bool complete = lane_axis(r.n, pk.normal, r.rA, r.rB, IA, IB, masses);
+                for (int k = 0; k < D - 1; ++k) complete = lane_axis(r.t[k], t[k], r.rA, r.rB, IA, IB, masses) && complete;
+                if (!complete) {  // an overflow in some lane: every axis as axis() makes it, lane by lane
+                    ContactAxis<S, D> n[W], tk[D - 1][W];
+                    for (int l = 0; l < W; ++l) {
+                        const Point& p = point(l);
+                        const Mass body_a{motion_[pk.a[l]].inv_mass, inertia_[pk.a[l]]};
+                        const Mass body_b{motion_[pk.b[l]].inv_mass, inertia_[pk.b[l]]};
+                        const RigidPair pair{body_a, p.rA, body_b, p.rB};
+                        n[l] = axis(pair, c[l].normal);
+                        for (int k = 0; k < D - 1; ++k) tk[k][l] = axis(pair, c[l].tangent[k]);
+                    }
+                    pack_axis(r.n, [&](int l) -> const ContactAxis<S, D>& { return n[l]; });
+                    for (int k = 0; k < D - 1; ++k)
+                        pack_axis(r.t[k], [&](int l) -> const ContactAxis<S, D>& { return tk[k][l]; });
+                }
             }
         }
     }
@@ -2117,7 +2139,7 @@ private:
                 e.key = c.key;
                 e.feature = c.swapped ? swap_feature(p.feature) : p.feature;
                 e.jn = p.jn;
-                for (int k = 0; k < D - 1; ++k) e.jt += (sign * p.jt[k]) * p.t[k].d;
+                for (int k = 0; k < D - 1; ++k) e.jt += (sign * p.jt[k]) * c.tangent[k];
                 e.jr = jr;
                 e.sticking = detail::safe_norm(p.jt) < p.mu * p.jn;  // friction was not at its bound
                 e.fingerprint_a = c.fingerprint_a;
