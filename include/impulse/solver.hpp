@@ -1658,11 +1658,8 @@ private:
             w.spinB[0] = mul(IB[0], w.armB[0]);
             k = add(masses, add(mul(mul(w.armA[0], w.armA[0]), IA[0]), mul(mul(w.armB[0], w.armB[0]), IB[0])));
         } else {
-            for (int c = 0; c < 3; ++c) {
-                const int i = (c + 1) % 3, j = (c + 2) % 3;
-                w.armA[c] = sub(mul(rA[i], d[j]), mul(rA[j], d[i]));
-                w.armB[c] = sub(mul(rB[i], d[j]), mul(rB[j], d[i]));
-            }
+            detail::wide_cross(rA, d, w.armA);
+            detail::wide_cross(rB, d, w.armB);
             detail::wide_product(IA, w.armA, w.spinA);
             detail::wide_product(IB, w.armB, w.spinB);
             k = add(masses, add(detail::wide_row_dot(w.armA, w.spinA), detail::wide_row_dot(w.armB, w.spinB)));
@@ -1874,15 +1871,10 @@ private:
             out[0] = sub(mul(d.q[0], r[0]), mul(d.q[1], r[1]));
             out[1] = add(mul(d.q[1], r[0]), mul(d.q[0], r[1]));
         } else {
-            auto cross = [](const P* a, const P* b, P* c) {
-                c[0] = sub(mul(a[1], b[2]), mul(a[2], b[1]));
-                c[1] = sub(mul(a[2], b[0]), mul(a[0], b[2]));
-                c[2] = sub(mul(a[0], b[1]), mul(a[1], b[0]));
-            };
             P uv[3], c[3];
-            cross(d.q, r, uv);
+            detail::wide_cross(d.q, r, uv);
             for (int k = 0; k < 3; ++k) uv[k] = add(uv[k], uv[k]);
-            cross(d.q, uv, c);
+            detail::wide_cross(d.q, uv, c);
             for (int k = 0; k < 3; ++k) out[k] = add(add(r[k], mul(d.q[3], uv[k])), c[k]);
         }
     }

@@ -45,6 +45,18 @@ EIGEN_ALWAYS_INLINE P wide_row_dot(const P (&a)[3], const P (&b)[3]) noexcept
     return add(mul(a[0], b[0]), add(mul(a[1], b[1]), mul(a[2], b[2])));
 }
 
+/// a x b per lane, component by component as Eigen's cross product: (a1 b2 - a2 b1, a2 b0 - a0 b2,
+/// a0 b1 - a1 b0). a and b hold at least 3 values (a quaternion's first three: its vector part).
+template <class P>
+EIGEN_ALWAYS_INLINE void wide_cross(const P* a, const P* b, P (&out)[3]) noexcept
+{
+    using namespace simd;
+    for (int c = 0; c < 3; ++c) {
+        const int i = (c + 1) % 3, j = (c + 2) % 3;
+        out[c] = sub(mul(a[i], b[j]), mul(a[j], b[i]));
+    }
+}
+
 /// `ordered_product` (axis.hpp) per lane: M v for a 3x3 M held column by column (m[3 c + r] is
 /// M(r, c), Eigen's layout), each row M(r,0) v0 + (M(r,1) v1 + M(r,2) v2).
 template <class P>
