@@ -69,6 +69,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
@@ -309,6 +310,24 @@ bool all_finite(const S* x, int n) noexcept
         if (!(std::abs(x[i]) <= std::numeric_limits<S>::max())) return false;
     return true;
 }
+/// A flag the blocks of a stage may raise at once, read after the stage (the runner's hand-over
+/// orders the writes before it). Copied or assigned, it starts lowered: it holds nothing across steps.
+class Flag {
+public:
+    Flag() = default;
+    Flag(const Flag&) noexcept {}
+    Flag& operator=(const Flag&) noexcept
+    {
+        clear();
+        return *this;
+    }
+    void set() noexcept { raised_.store(true, std::memory_order_relaxed); }
+    void clear() noexcept { raised_.store(false, std::memory_order_relaxed); }
+    bool get() const noexcept { return raised_.load(std::memory_order_relaxed); }
+
+private:
+    std::atomic<bool> raised_{false};
+};
 /// Asks for the two cache lines from `p` on to be loaded (a hint: no effect where the compiler has none).
 inline void prefetch_lines(const void* p) noexcept
 {
@@ -2111,11 +2130,24 @@ private:
         }
     }
 
-    // Keeps the impulses of constraints [begin, end) for the next step, at their points' places in
-    // the order the manifolds were given.
+    // Keeps the impulses of manifolds [begin, end) for the next step, at their points' places in the
+    // order the manifolds were given. Taken in that order, each block writes its own stretch of the
+    // cache: taken in colour order, neighbouring manifolds (of different colours, in different
+    // blocks) would write the same cache lines from different threads. The constraints are read out
+    // of order instead, asked for a few manifolds ahead.
     void store(std::size_t begin, std::size_t end) noexcept
     {
-        for (std::size_t ci = begin; ci < end; ++ci) {
+        constexpr std::size_t ahead = 8;
+        const Cached* last = nullptr;  // the block's last entry so far
+        bool in_order = true;          // the block's entries sorted so far (finish_store checks the seams)
+        for (std::size_t m = begin; m < end; ++m) {
+            if (m + ahead < end && constraint_of_[m + ahead] != none) {
+                const Constraint& next = constraints_[constraint_of_[m + ahead]];
+                detail::prefetch_lines(&next);
+                detail::prefetch_lines(&points_[first_[constraint_of_[m + ahead]]]);
+            }
+            const std::uint32_t ci = constraint_of_[m];
+            if (ci == none) continue;  // skipped (colour_contacts)
             const Constraint& c = constraints_[ci];
             const S sign = c.swapped ? S(-1) : S(1);
             Vec<S, D> jr = Vec<S, D>::Zero();
@@ -2124,7 +2156,7 @@ private:
             } else {
                 for (int k = 0; k < 2; ++k) jr += (sign * c.jr[k]) * Vec<S, 3>(c.roll[k].armA);
             }
-            Cached* const slots = &next_cache_[point_first_[order_[ci]]];
+            Cached* const slots = &next_cache_[point_first_[m]];
             for (int i = 0; i < c.count; ++i) {
                 const Point& p = points_[c.first + std::size_t(i)];
                 Cached e;
@@ -2149,7 +2181,29 @@ private:
             // key (as a narrow phase that reports its pairs in order gives them), the whole cache is
             // then sorted and finish_store does not sort it. A box's clipped points come in any order.
             std::sort(slots, slots + c.count);
+            if (last && slots[0] < *last) in_order = false;
+            last = slots + (c.count - 1);
         }
+        if (!in_order) cache_unsorted_.set();
+    }
+
+    // Whether the cache store() wrote is sorted: each block checked its own entries; here the seams
+    // between the blocks of the store stage (a serial step ran it as one range, which the seams of
+    // its blocks cut too: checking them there is only redundant).
+    bool cache_sorted() const noexcept
+    {
+        if (cache_unsorted_.get()) return false;
+        for (const detail::Stage& st : stages_) {
+            if (st.kind != store_stage) continue;
+            for (std::uint32_t k = 1; k < st.blocks; ++k) {
+                std::size_t m = st.begin(k);
+                while (m < st.items && constraint_of_[m] == none) ++m;
+                if (m == st.items) break;
+                const std::size_t e = point_first_[m];
+                if (e > 0 && next_cache_[e] < next_cache_[e - 1]) return false;
+            }
+        }
+        return true;
     }
 
     // The kept impulses become the cache, sorted by (key, feature).
@@ -2159,7 +2213,8 @@ private:
         // one of them too small, so later steps of that size allocate nothing.
         if (cache_.capacity() < next_cache_.size()) cache_.reserve(next_cache_.size());
         // Points that arrive sorted by (key, feature) leave the cache sorted: no sort needed.
-        if (!std::is_sorted(next_cache_.begin(), next_cache_.end())) std::sort(next_cache_.begin(), next_cache_.end());
+        if (!cache_sorted()) std::sort(next_cache_.begin(), next_cache_.end());
+        cache_unsorted_.clear();
         for (std::size_t i = 1; i < next_cache_.size(); ++i) {
             IMPULSE_ASSERT(next_cache_[i - 1] < next_cache_[i],
                            "two contact points share a warm-start key and feature: manifolds need distinct keys, "
@@ -2265,7 +2320,7 @@ private:
                         t.items = count;
                         t.blocks = s.blocks_for(t.items, contact_block);
                     } else if (t.kind == store_stage) {
-                        t.items = s.constraints_.size();
+                        t.items = count;
                         t.blocks = s.blocks_for(t.items, contact_block);
                     } else if (t.kind == pack_stage || t.kind == unpack_stage) {
                         t.items = s.packets_.size();
@@ -2343,6 +2398,7 @@ private:
     std::vector<std::uint32_t> constraint_of_;  // manifold -> constraint (none: skipped)
     std::vector<Point> points_;
     std::vector<Cached> cache_, next_cache_;  // last step's impulses, sorted by (key, feature)
+    detail::Flag cache_unsorted_;             // a block of store() met next_cache_'s entries out of order
     std::vector<std::uint32_t> used_;         // per body: the colours its contacts took (bit k: colour k)
     std::vector<std::uint32_t> order_;        // constraint (colour order) -> manifold
     std::vector<std::uint8_t> colour_of_;     // manifold -> colour (0xff: skipped)
