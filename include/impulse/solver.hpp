@@ -2141,10 +2141,12 @@ private:
         const Cached* last = nullptr;  // the block's last entry so far
         bool in_order = true;          // the block's entries sorted so far (finish_store checks the seams)
         for (std::size_t m = begin; m < end; ++m) {
-            if (m + ahead < end && constraint_of_[m + ahead] != none) {
-                const Constraint& next = constraints_[constraint_of_[m + ahead]];
-                detail::prefetch_lines(&next);
-                detail::prefetch_lines(&points_[first_[constraint_of_[m + ahead]]]);
+            if (m + ahead < end) {
+                const std::uint32_t next = constraint_of_[m + ahead];
+                if (next != none) {
+                    detail::prefetch_lines(&constraints_[next]);
+                    detail::prefetch_lines(&points_[first_[next]]);
+                }
             }
             const std::uint32_t ci = constraint_of_[m];
             if (ci == none) continue;  // skipped (colour_contacts)
@@ -2316,10 +2318,7 @@ private:
             case colour_stage:
                 s.colour_contacts(*bodies, manifolds, count);
                 for (detail::Stage& t : s.stages_)
-                    if (t.kind == build_stage) {
-                        t.items = count;
-                        t.blocks = s.blocks_for(t.items, contact_block);
-                    } else if (t.kind == store_stage) {
+                    if (t.kind == build_stage || t.kind == store_stage) {  // both walk the manifolds
                         t.items = count;
                         t.blocks = s.blocks_for(t.items, contact_block);
                     } else if (t.kind == pack_stage || t.kind == unpack_stage) {
