@@ -239,6 +239,8 @@ TEST_CASE("Solver::step checks every contract resolve checks, and validate finds
         {"gravity", none, -1, none, [](Balls& w) { w.solver.settings.gravity.y() = std::nan(""); }},
         {"shock_mass_ratio", none, -1, none, [](Balls& w) { w.solver.settings.shock_mass_ratio = 0.5; }},
         {"shock_mass_ratio", none, -1, none, [](Balls& w) { w.solver.settings.shock_mass_ratio = std::nan(""); }},
+        {"load_hertz_scale", none, -1, none, [](Balls& w) { w.solver.settings.load_hertz_scale = 0.5; }},
+        {"load_hertz_scale", none, -1, none, [](Balls& w) { w.solver.settings.load_hertz_scale = std::numeric_limits<double>::infinity(); }},
     };
     for (const Case& c : cases) {
         INFO(c.rule);

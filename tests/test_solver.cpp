@@ -1246,6 +1246,60 @@ TEMPLATE_TEST_CASE("two equal balls stacked on the floor sag by the soft-contact
     CHECK(r.fastest <= 0.01);
 }
 
+namespace {
+
+// A column of `n` equal balls (1 kg, r = 0.5 m) on the floor, default settings but
+// load_hertz_scale, 600 steps at 60 Hz: each contact's sag at the end, the floor's first, then
+// the balls' contacts from the bottom up; and the fastest ball after 5 s.
+template <int D>
+std::vector<double> column_sags(int n, double load_hertz_scale, double& fastest)
+{
+    using V = impulse::Vec<double, D>;
+    const double r = 0.5;
+    Floor<double, D> w;
+    w.solver.settings.load_hertz_scale = load_hertz_scale;
+    for (int k = 0; k < n; ++k) w.add(1, V((r + 2 * r * double(k)) * V::UnitY()), r * r / 2, V::Constant(0.4 * r * r));
+    fastest = 0;
+    for (int step = 0; step < 600; ++step) {
+        find_ball_contacts(w, r, coefficients(0.0, 0.6));
+        w.step();
+        if (step >= 300)
+            for (std::size_t k = 1; k < w.bodies.size(); ++k) fastest = std::max(fastest, w.bodies[k].v.norm());
+    }
+    std::vector<double> sags{r - w.bodies[1].pose.p.y()};
+    for (std::size_t k = 1; k + 1 < w.bodies.size(); ++k)
+        sags.push_back(2 * r - (w.bodies[k + 1].pose.p - w.bodies[k].pose.p).norm());
+    return sags;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("contacts under load stiffened by their load sag as the soft-contact model says",
+                   "[solver][stack]", test::D2, test::D3)
+{
+    // Five equal balls (1 kg). The floor contact (60 Hz, never stiffened: it is already at the cap of
+    // a quarter of the substep rate) carries 5 m g on m_eff = m: 5 g / omega_60^2 = 0.345 mm. The
+    // balls' contact with k balls above carries F = k m g on m_eff = m/2, so its load ratio
+    // F / (m_eff g) is 2k:
+    //   load_hertz_scale = 1 (off): 30 Hz, a sag of 2 k g / omega_30^2 = k x 0.552 mm;
+    //   load_hertz_scale = 1.5: f = 30 sqrt(2k) Hz, at most 45: k = 1 at 42.4 Hz sags
+    //   2 g / omega_42.4^2 = g / omega_30^2 = 0.276 mm; k >= 2 at 45 Hz, 2 k g / omega_45^2 = k x 0.245 mm.
+    const double w30 = omega(30), w45 = omega(45), w60 = omega(60);
+    for (const double scale : {1.0, 1.5}) {
+        CAPTURE(scale);
+        double fastest = 0;
+        const std::vector<double> sag = column_sags<TestType::D>(5, scale, fastest);
+        REQUIRE(sag.size() == 5);
+        CHECK(sag[0] == Approx(5 * g / (w60 * w60)).epsilon(0.02));
+        for (int k = 4; k >= 1; --k) {
+            CAPTURE(k);
+            const double f2 = scale == 1.0 ? w30 * w30 : k == 1 ? 2 * w30 * w30 : w45 * w45;
+            CHECK(sag[std::size_t(5 - k)] == Approx(2 * k * g / f2).epsilon(0.02));
+        }
+        CHECK(fastest <= 0.01);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // 3D rotation: quaternion, world inertia from the principal one, the implicit gyroscopic term
 
