@@ -3,13 +3,16 @@
 // libbox2d-dev) and, where it was built in, Box2D v3, with the quality of rest of each, in one run.
 //
 //   solver [--pits=10000,50000] [--pyramids=100] [--settle=600] [--steps=60] [--threads=2,3,...]
+//          [--seed=1]
 //          [Google Benchmark flags]
 //
 // Scenes (bench::Scene, the same for every engine):
 //   pit N      the settled 2D ball pit of examples/scenes: N balls (radius 0.2-0.3 m, density 1,
 //              friction 0.4, restitution 0.2 above 1 m/s, rolling resistance 1 mm where the engine
 //              has it) in a box whose width grows with N so the pile is about 15 m deep, placed in
-//              layers and left to settle for --settle steps;
+//              layers and left to settle for --settle steps; --seed draws the radii and the jitter
+//              of the placement (the pile's packing, and with it its deepest overlap, changes
+//              with it: docs/performance.md);
 //   pyramid B  Box2D's benchmark pyramid: B unit boxes on the bottom row in the brick pattern on a
 //              static ground box (density 1, friction 0.6), settled the same way.
 // Every engine: gravity 9.81, 1/60 s steps, sleeping and continuous collision off. Box2D 2.4: 8
@@ -61,6 +64,7 @@ using Clock = std::chrono::steady_clock;
 int settle_steps = 600;  // 10 s: from the placed bodies to rest
 int timed_steps = 60;    // steps per repetition (1 s)
 std::vector<int> thread_counts;  // impulse float also runs on these many workers
+unsigned pit_seed = 1;           // the pit's radii and placement (scenes::PitSpec::seed)
 
 // ---------------------------------------------------------------------------------------------
 // The scenes
@@ -73,6 +77,7 @@ bench::Scene pit(std::size_t n)
     p.count = n;
     p.width = std::max(4.0, std::round(32.0 * double(n) / 2000.0));
     p.height = 20;
+    p.seed = pit_seed;
     bench::Scene s;
     s.width = p.width;
     s.friction = p.friction;
@@ -466,6 +471,13 @@ int main(int argc, char** argv)
             settle_steps = std::max(0, std::atoi(argv[i] + 9));
         } else if (std::strncmp(argv[i], "--steps=", 8) == 0) {
             timed_steps = std::max(1, std::atoi(argv[i] + 8));
+        } else if (std::strncmp(argv[i], "--seed=", 7) == 0) {
+            const long v = std::atol(argv[i] + 7);
+            if (v <= 0) {
+                std::fprintf(stderr, "solver: --seed wants a positive integer\n");
+                return 2;
+            }
+            pit_seed = unsigned(v);
         } else if (std::strncmp(argv[i], "--threads=", 10) == 0) {
             threads_given = true;
             const char* value = argv[i] + 10;
@@ -489,6 +501,7 @@ int main(int argc, char** argv)
     benchmark::AddCustomContext("Box2D 2.4", bench::box2d24_version().empty() ? "not built in" : bench::box2d24_version());
     benchmark::AddCustomContext("Box2D v3", bench::box2d3_version().empty() ? "not built in" : bench::box2d3_version());
     benchmark::AddCustomContext("settle steps", std::to_string(settle_steps));
+    benchmark::AddCustomContext("pit seed", std::to_string(pit_seed));
     benchmark::AddCustomContext("timed steps per repetition", std::to_string(timed_steps));
     std::string threads = "1";
     for (int t : thread_counts) threads += "," + std::to_string(t);
