@@ -241,6 +241,8 @@ TEST_CASE("Solver::step checks every contract resolve checks, and validate finds
         {"shock_mass_ratio", none, -1, none, [](Balls& w) { w.solver.settings.shock_mass_ratio = std::nan(""); }},
         {"load_hertz_scale", none, -1, none, [](Balls& w) { w.solver.settings.load_hertz_scale = 0.5; }},
         {"load_hertz_scale", none, -1, none, [](Balls& w) { w.solver.settings.load_hertz_scale = std::numeric_limits<double>::infinity(); }},
+        {"load_hertz_from", none, -1, none, [](Balls& w) { w.solver.settings.load_hertz_from = 0.5; }},
+        {"load_hertz_from", none, -1, none, [](Balls& w) { w.solver.settings.load_hertz_from = std::nan(""); }},
     };
     for (const Case& c : cases) {
         INFO(c.rule);

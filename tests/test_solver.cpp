@@ -1249,15 +1249,16 @@ TEMPLATE_TEST_CASE("two equal balls stacked on the floor sag by the soft-contact
 namespace {
 
 // A column of `n` equal balls (1 kg, r = 0.5 m) on the floor, default settings but
-// load_hertz_scale, 600 steps at 60 Hz: each contact's sag at the end, the floor's first, then
-// the balls' contacts from the bottom up; and the fastest ball after 5 s.
+// load_hertz_scale and load_hertz_from, 600 steps at 60 Hz: each contact's sag at the end, the
+// floor's first, then the balls' contacts from the bottom up; and the fastest ball after 5 s.
 template <int D>
-std::vector<double> column_sags(int n, double load_hertz_scale, double& fastest)
+std::vector<double> column_sags(int n, double load_hertz_scale, double load_hertz_from, double& fastest)
 {
     using V = impulse::Vec<double, D>;
     const double r = 0.5;
     Floor<double, D> w;
     w.solver.settings.load_hertz_scale = load_hertz_scale;
+    w.solver.settings.load_hertz_from = load_hertz_from;
     for (int k = 0; k < n; ++k) w.add(1, V((r + 2 * r * double(k)) * V::UnitY()), r * r / 2, V::Constant(0.4 * r * r));
     fastest = 0;
     for (int step = 0; step < 600; ++step) {
@@ -1282,19 +1283,47 @@ TEMPLATE_TEST_CASE("contacts under load stiffened by their load sag as the soft-
     // balls' contact with k balls above carries F = k m g on m_eff = m/2, so its load ratio
     // F / (m_eff g) is 2k:
     //   load_hertz_scale = 1 (off): 30 Hz, a sag of 2 k g / omega_30^2 = k x 0.552 mm;
-    //   load_hertz_scale = 1.5: f = 30 sqrt(2k) Hz, at most 45: k = 1 at 42.4 Hz sags
-    //   2 g / omega_42.4^2 = g / omega_30^2 = 0.276 mm; k >= 2 at 45 Hz, 2 k g / omega_45^2 = k x 0.245 mm.
+    //   load_hertz_scale = 1.5 from a load of one weight (load_hertz_from = 1): f = 30 sqrt(2k) Hz,
+    //   at most 45: k = 1 at 42.4 Hz sags 2 g / omega_42.4^2 = g / omega_30^2 = 0.276 mm; k >= 2 at
+    //   45 Hz, 2 k g / omega_45^2 = k x 0.245 mm.
+    // At the default load_hertz_from (64) no contact of this column carries enough to be stiffened.
     const double w30 = omega(30), w45 = omega(45), w60 = omega(60);
     for (const double scale : {1.0, 1.5}) {
         CAPTURE(scale);
         double fastest = 0;
-        const std::vector<double> sag = column_sags<TestType::D>(5, scale, fastest);
+        const std::vector<double> sag = column_sags<TestType::D>(5, scale, 1, fastest);
         REQUIRE(sag.size() == 5);
         CHECK(sag[0] == Approx(5 * g / (w60 * w60)).epsilon(0.02));
         for (int k = 4; k >= 1; --k) {
             CAPTURE(k);
             const double f2 = scale == 1.0 ? w30 * w30 : k == 1 ? 2 * w30 * w30 : w45 * w45;
             CHECK(sag[std::size_t(5 - k)] == Approx(2 * k * g / f2).epsilon(0.02));
+        }
+        CHECK(fastest <= 0.01);
+    }
+}
+
+TEMPLATE_TEST_CASE("contacts are stiffened by their load only past load_hertz_from of their own weights",
+                   "[solver][stack]", test::D2, test::D3)
+{
+    // The column above at load_hertz_scale = 1.5. The contact with k balls above has the load ratio
+    // F / (m_eff g) = 2k. From a load of 4 weights (load_hertz_from = 4), f = 30 sqrt(2k / 4) Hz
+    // where 2k > 4 (k = 3: 36.7 Hz, k = 4: 42.4 Hz, both below the 45 Hz cap): each then sinks
+    // F / (m_eff omega_f^2) = 4 g / omega_30^2 = 1.104 mm, the sag of a load of 4 weights at 30 Hz,
+    // where at 30 Hz they would sink 6 and 8 g / omega_30^2 (1.656 and 2.208 mm). k = 1 and 2 carry
+    // no more than 4 weights and keep 30 Hz: 2k g / omega_30^2. The floor: 60 Hz, never stiffened.
+    // At the default (64) the column is too short for any contact to be stiffened: 30 Hz throughout.
+    const double w30 = omega(30), w60 = omega(60);
+    for (const double from : {4.0, 64.0}) {
+        CAPTURE(from);
+        double fastest = 0;
+        const std::vector<double> sag = column_sags<TestType::D>(5, 1.5, from, fastest);
+        REQUIRE(sag.size() == 5);
+        CHECK(sag[0] == Approx(5 * g / (w60 * w60)).epsilon(0.02));
+        for (int k = 4; k >= 1; --k) {
+            CAPTURE(k);
+            const double load = std::min(2.0 * k, from);  // weights the contact sinks by at 30 Hz
+            CHECK(sag[std::size_t(5 - k)] == Approx(load * g / (w30 * w30)).epsilon(0.02));
         }
         CHECK(fastest <= 0.01);
     }
