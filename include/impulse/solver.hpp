@@ -623,7 +623,7 @@ public:
     /// that no step up to that size allocates. The only call that may throw (std::bad_alloc).
     void reserve(std::size_t bodies, std::size_t manifolds, std::size_t points)
     {
-        motion_.reserve(bodies);
+        state_.reserve(bodies);
         used_.reserve(bodies);
         order_.reserve(manifolds);
         colour_of_.reserve(manifolds);
@@ -632,7 +632,7 @@ public:
         first_.reserve(manifolds);
         stages_.reserve(stage_count(settings.substeps < 1 ? 1 : settings.substeps));
         nonfinite_.reserve(bodies);
-        delta_.reserve(bodies);
+        if constexpr (D == 3) deltas_.reserve(bodies);
         inertia_.reserve(bodies);
         movable_.reserve(bodies);
         if constexpr (D == 3) {
@@ -659,6 +659,39 @@ private:
         Vec<S, D> dp = Vec<S, D>::Zero();
         Q dq = identity();
     };
+
+    // A body during the step. In 2D its velocities and its pose change side by side, so that the
+    // soft and relaxing passes, which need both, read one record per body (float: 32 bytes, aligned
+    // so that none straddles two cache lines); in 3D the velocities alone, the pose changes in their
+    // own array (delta(i)), which measured faster there (docs/performance.md, "A 2D body's
+    // velocities and pose change in one record").
+    struct StateFields {
+        Motion<S, D> motion;
+        Delta delta;
+    };
+    struct alignas(sizeof(StateFields) <= 32 ? 32 : 64) Merged {
+        Motion<S, D> motion;
+        Delta delta;
+    };
+    struct Apart {
+        Motion<S, D> motion;
+    };
+    using State = std::conditional_t<D == 2, Merged, Apart>;
+    static_assert(std::is_standard_layout<Merged>::value && offsetof(Merged, motion) == 0 &&
+                      offsetof(Merged, delta) % sizeof(S) == 0 && sizeof(Apart) == sizeof(Motion<S, D>),
+                  "a State is rows of scalars, its motion first");
+    // Where a 2D State's pose change starts, in scalars (the wide gathers read it as a row).
+    static constexpr std::size_t delta_at = offsetof(Merged, delta) / sizeof(S);
+    Delta& delta(std::size_t i) noexcept
+    {
+        if constexpr (D == 2) return state_[i].delta;
+        else return deltas_[i];
+    }
+    const Delta& delta(std::size_t i) const noexcept
+    {
+        if constexpr (D == 2) return state_[i].delta;
+        else return deltas_[i];
+    }
 
     // One point of a constraint.
     struct Point {
@@ -746,8 +779,8 @@ private:
     {
         nonfinite_.clear();
         if (nonfinite_.capacity() < n) nonfinite_.reserve(n);  // every body may be listed: no growth later
-        motion_.resize(n);
-        delta_.resize(n);
+        state_.resize(n);
+        if constexpr (D == 3) deltas_.resize(n);
         inertia_.resize(n);
         movable_.resize(n);
         used_.resize(n);
@@ -767,12 +800,12 @@ private:
     void load_bodies(const BodyView<S, D>& bodies, std::size_t begin, std::size_t end) noexcept
     {
         for (std::size_t i = begin; i < end; ++i) {
-            Motion<S, D>& m = motion_[i];
+            Motion<S, D>& m = state_[i].motion;
             m.v = Eigen::Map<const Vec<S, D>>(bodies.velocity[i]);
             if constexpr (D == 2) m.omega = *bodies.angular_velocity[i];
             else m.omega = Eigen::Map<const Vec<S, 3>>(bodies.angular_velocity[i]);
             m.inv_mass = *bodies.inv_mass[i];
-            delta_[i] = Delta();
+            delta(i) = Delta();
             if constexpr (D == 2) {
                 inertia_[i] = *bodies.inv_inertia[i];
                 movable_[i] = m.inv_mass != S(0) || inertia_[i] != S(0);
@@ -803,7 +836,7 @@ private:
     {
         for (std::size_t i = begin; i < end; ++i) {
             if (!movable_[i]) continue;
-            Motion<S, D>& m = motion_[i];
+            Motion<S, D>& m = state_[i].motion;
             // v += h (g + F/m): gravity for bodies with mass; the caller's force and torque.
             if (m.inv_mass > S(0)) m.v += h * settings.gravity;
             if (bodies.force) m.v += (h * m.inv_mass) * Eigen::Map<const Vec<S, D>>(bodies.force[i]);
@@ -818,7 +851,7 @@ private:
                                    !(inv.x() == inv.y() && inv.y() == inv.z());
                 if (!torque && !spins) continue;
                 // This substep's orientation: the pose change since prepare applied to the start.
-                const Eigen::Matrix<S, 3, 3> R = (delta_[i].dq * start_[i]).toRotationMatrix();
+                const Eigen::Matrix<S, 3, 3> R = (delta(i).dq * start_[i]).toRotationMatrix();
                 Vec<S, 3> w = R.transpose() * m.omega;  // body axes
                 if (torque) w += h * inv.cwiseProduct(R.transpose() * Eigen::Map<const Vec<S, 3>>(bodies.torque[i]));
                 if (spins) w = gyroscopic_step(w, inv.cwiseInverse(), h);
@@ -851,13 +884,13 @@ private:
     {
         const S max2 = settings.max_linear_speed * settings.max_linear_speed;
         for (std::size_t i = begin; i < end; ++i) {
-            Motion<S, D>& m = motion_[i];
+            Motion<S, D>& m = state_[i].motion;
             if (movable_[i]) {
                 // |v| without overflow in the square: a float body at 1e20 m/s is slowed to the
                 // limit, not stopped (400 / inf = 0).
                 if (m.v.squaredNorm() > max2) m.v *= settings.max_linear_speed / detail::safe_norm(m.v);
             }
-            Delta& d = delta_[i];
+            Delta& d = delta(i);
             d.dp += h * m.v;
             d.dq = turn(d.dq, h, m.omega);
         }
@@ -912,9 +945,9 @@ private:
     void write_body(const BodyView<S, D>& bodies, std::size_t i) noexcept
     {
         // An immovable body at rest is not written at all (not even its rotation renormalised).
-        if (!movable_[i] && motion_[i].v == Vec<S, D>::Zero() && motion_[i].omega == Rotation<S, D>::zero_angular())
-            return;
-        const Delta& d = delta_[i];
+        const Motion<S, D>& m = state_[i].motion;
+        if (!movable_[i] && m.v == Vec<S, D>::Zero() && m.omega == Rotation<S, D>::zero_angular()) return;
+        const Delta& d = delta(i);
         Eigen::Map<Vec<S, D>> p(bodies.position[i]);
         p += d.dp;
         if constexpr (D == 2) {
@@ -937,9 +970,9 @@ private:
             q[3] = r.w();
         }
         if (!movable_[i]) return;
-        Eigen::Map<Vec<S, D>>(bodies.velocity[i]) = motion_[i].v;
-        if constexpr (D == 2) *bodies.angular_velocity[i] = motion_[i].omega;
-        else Eigen::Map<Vec<S, 3>>(bodies.angular_velocity[i]) = motion_[i].omega;
+        Eigen::Map<Vec<S, D>>(bodies.velocity[i]) = m.v;
+        if constexpr (D == 2) *bodies.angular_velocity[i] = m.omega;
+        else Eigen::Map<Vec<S, 3>>(bodies.angular_velocity[i]) = m.omega;
     }
 
     // ---- contacts ----------------------------------------------------------------------------
@@ -984,9 +1017,9 @@ private:
         // No pair is heavy on light when the movable bodies' inverse masses all lie within the
         // ratio of each other (a NaN one makes no pair either, and is passed over here too).
         S least = std::numeric_limits<S>::infinity(), most = S(0);
-        for (std::size_t i = 0; i < motion_.size(); ++i) {
+        for (std::size_t i = 0; i < state_.size(); ++i) {
             if (!movable_[i]) continue;
-            const S x = motion_[i].inv_mass;
+            const S x = state_[i].motion.inv_mass;
             if (x < least) least = x;
             if (x > most) most = x;
         }
@@ -998,7 +1031,7 @@ private:
             const Manifold<S, D>& mf = manifolds[m];
             if (!in_range(bodies, mf) || !movable_[mf.a] || !movable_[mf.b]) continue;
             const S cosine = mf.n.dot(up);
-            const S ia = motion_[mf.a].inv_mass, ib = motion_[mf.b].inv_mass;
+            const S ia = state_[mf.a].motion.inv_mass, ib = state_[mf.b].motion.inv_mass;
             std::uint8_t kind = 0;
             if (cosine >= vertical && ia >= ratio * ib && ia > S(0)) kind = 1;  // B on top of A
             else if (cosine <= -vertical && ib >= ratio * ia && ib > S(0)) kind = 2;
@@ -1171,14 +1204,14 @@ private:
             const std::uint64_t ia = id_of(bodies, mf.a), ib = id_of(bodies, mf.b);
             c.swapped = ia > ib;
             c.key = mf.key != 0 ? mf.key : (std::min(ia, ib) << 32) ^ std::max(ia, ib);
-            c.fingerprint_a = c.swapped ? motion_[mf.b].inv_mass : motion_[mf.a].inv_mass;
-            c.fingerprint_b = c.swapped ? motion_[mf.a].inv_mass : motion_[mf.b].inv_mass;
+            c.fingerprint_a = c.swapped ? state_[mf.b].motion.inv_mass : state_[mf.a].motion.inv_mass;
+            c.fingerprint_b = c.swapped ? state_[mf.a].motion.inv_mass : state_[mf.b].motion.inv_mass;
             const Eigen::Matrix<S, D, D> basis = contact_basis(mf.n);
             for (int k = 0; k < D - 1; ++k) {
                 c.tangent[k] = basis.col(k + 1);
                 c.tangent_speed[k] = mf.tangent_velocity.dot(c.tangent[k]);
             }
-            const Mass body_a{motion_[mf.a].inv_mass, inertia_[mf.a]}, body_b{motion_[mf.b].inv_mass, inertia_[mf.b]};
+            const Mass body_a{state_[mf.a].motion.inv_mass, inertia_[mf.a]}, body_b{state_[mf.b].motion.inv_mass, inertia_[mf.b]};
             // Rolling: an angular impulse about the tangent axes (2D: about the plane's normal).
             if constexpr (D == 2) {
                 c.roll[0] = spin_axis(body_a, body_b, S(1));
@@ -1199,12 +1232,12 @@ private:
                 if (c.in_rows) {  // the normal's arms here only for the approach speed
                     ContactAxis<S, D> n;
                     set_arms(n, mp.rA, mp.rB, mf.n);
-                    p.approach = n.speed(motion_[mf.a], motion_[mf.b]);
+                    p.approach = n.speed(state_[mf.a].motion, state_[mf.b].motion);
                 } else {
                     const RigidPair pair{body_a, mp.rA, body_b, mp.rB};
                     p.n = axis(pair, mf.n);
                     for (int k = 0; k < D - 1; ++k) p.t[k] = axis(pair, c.tangent[k]);
-                    p.approach = p.n.speed(motion_[mf.a], motion_[mf.b]);
+                    p.approach = p.n.speed(state_[mf.a].motion, state_[mf.b].motion);
                 }
                 p.base = mp.separation - mf.n.dot(mp.rB - mp.rA);
                 p.jn = S(0);
@@ -1439,10 +1472,10 @@ private:
 
     void warm_start(std::size_t begin, std::size_t end) noexcept
     {
-        Motion<S, D>* const motion = motion_.data();
+        State* const state = state_.data();
         for (std::size_t ci = begin; ci < end; ++ci) {
             Constraint& c = constraints_[ci];
-            Motion<S, D> A = motion[c.a], B = motion[c.b];
+            Motion<S, D> A = state[c.a].motion, B = state[c.b].motion;
             for (int i = 0; i < c.count; ++i) {
                 Point& p = points_[c.first + std::size_t(i)];
                 p.n.apply(A, B, p.jn);
@@ -1450,16 +1483,16 @@ private:
                 for (int k = 0; k < D - 1; ++k) p.t[k].apply(A, B, p.jt[k]);
             }
             for (int k = 0; k < D - 1; ++k) c.roll[k].apply(A, B, c.jr[k]);
-            if (c.write_a) motion[c.a] = A;
-            if (c.write_b) motion[c.b] = B;
+            if (c.write_a) state[c.a].motion = A;
+            if (c.write_b) state[c.b].motion = B;
         }
     }
 
     // The separation of point p now: s = base + n.(dpB - dpA + qB rB - qA rA).
     S separation(const Constraint& c, const Point& p) const noexcept
     {
-        const Delta& da = delta_[c.a];
-        const Delta& db = delta_[c.b];
+        const Delta& da = delta(c.a);
+        const Delta& db = delta(c.b);
         Vec<S, D> ds = db.dp - da.dp;
         if constexpr (D == 2) {
             ds += db.dq.rotate(p.rB) - da.dq.rotate(p.rA);
@@ -1536,7 +1569,7 @@ private:
         for (const std::uint32_t ci : shock_) {
             const Constraint& c = constraints_[ci];
             const int held = c.shock;
-            Motion<S, D> A = motion_[c.a], B = motion_[c.b];
+            Motion<S, D> A = state_[c.a].motion, B = state_[c.b].motion;
             (held == 1 ? A : B).inv_mass = S(0);
             const S free_inv = (held == 1 ? B : A).inv_mass;
             Point* const points = &points_[c.first];
@@ -1558,7 +1591,7 @@ private:
                 }
                 if (!moved) break;
             }
-            Motion<S, D>& free = held == 1 ? motion_[c.b] : motion_[c.a];
+            Motion<S, D>& free = held == 1 ? state_[c.b].motion : state_[c.a].motion;
             const Motion<S, D>& solved = held == 1 ? B : A;
             if (held == 1 ? c.write_b : c.write_a) {
                 free.v = solved.v;
@@ -1572,12 +1605,12 @@ private:
     // change its speeds (settings.manifold_iterations), then rolling resistance.
     void solve(S inv_h, bool bias, std::size_t begin, std::size_t end) noexcept
     {
-        Motion<S, D>* const motion = motion_.data();
+        State* const state = state_.data();
         const S push_out = settings.push_out_speed;
         const S tolerance = settings.manifold_tolerance;
         for (std::size_t ci = begin; ci < end; ++ci) {
             Constraint& c = constraints_[ci];
-            Motion<S, D> A = motion[c.a], B = motion[c.b];
+            Motion<S, D> A = state[c.a].motion, B = state[c.b].motion;
             Point* const points = &points_[c.first];
             const int passes = c.count > 1 ? settings.manifold_iterations : 1;
             for (int pass = 0; pass < passes; ++pass) {
@@ -1602,8 +1635,8 @@ private:
                 for (int i = 0; i < c.count; ++i) sum_jn += points[i].jn;
                 bounded(c.roll, c.jr, nullptr, c.rolling_resistance * sum_jn, A, B, tolerance);
             }
-            if (c.write_a) motion[c.a] = A;
-            if (c.write_b) motion[c.b] = B;
+            if (c.write_a) state[c.a].motion = A;
+            if (c.write_b) state[c.b].motion = B;
         }
     }
 
@@ -1779,7 +1812,7 @@ private:
             // The lanes' bodies' inverse inertias and masses and the contacts' tangents, for the axes.
             constexpr int N = D == 2 ? 1 : 9;
             P IA[N], IB[N], t[D - 1][D];
-            const P masses = lanes_of([&](int l) { return motion_[pk.a[l]].inv_mass + motion_[pk.b[l]].inv_mass; });
+            const P masses = lanes_of([&](int l) { return state_[pk.a[l]].motion.inv_mass + state_[pk.b[l]].motion.inv_mass; });
             if constexpr (D == 2) {
                 IA[0] = lanes_of([&](int l) { return inertia_[pk.a[l]]; });
                 IB[0] = lanes_of([&](int l) { return inertia_[pk.b[l]]; });
@@ -1819,8 +1852,8 @@ private:
                     ContactAxis<S, D> n[W], tk[D - 1][W];
                     for (int l = 0; l < W; ++l) {
                         const Point& p = point(l);
-                        const Mass body_a{motion_[pk.a[l]].inv_mass, inertia_[pk.a[l]]};
-                        const Mass body_b{motion_[pk.b[l]].inv_mass, inertia_[pk.b[l]]};
+                        const Mass body_a{state_[pk.a[l]].motion.inv_mass, inertia_[pk.a[l]]};
+                        const Mass body_b{state_[pk.b[l]].motion.inv_mass, inertia_[pk.b[l]]};
                         const RigidPair pair{body_a, p.rA, body_b, p.rB};
                         n[l] = axis(pair, c[l].normal);
                         for (int k = 0; k < D - 1; ++k) tk[k][l] = axis(pair, c[l].tangent[k]);
@@ -1866,7 +1899,7 @@ private:
     {
         const S* row[W];
         P x[4];
-        rows_of(static_cast<const Motion<S, D>*>(motion_.data()), body, 0, row);
+        rows_of(static_cast<const State*>(state_.data()), body, 0, row);
         Rows4::gather(row, x);
         if constexpr (D == 2) {
             m.v[0] = x[0];
@@ -1877,7 +1910,7 @@ private:
             m.v[0] = x[0];
             m.v[1] = x[1];
             m.v[2] = x[2];
-            rows_of(static_cast<const Motion<S, D>*>(motion_.data()), body, 3, row);
+            rows_of(static_cast<const State*>(state_.data()), body, 3, row);
             Rows4::gather(row, x);
             m.w[0] = x[0];
             m.w[1] = x[1];
@@ -1890,12 +1923,12 @@ private:
         if (!movable) return;
         S* row[W];
         if constexpr (D == 2) {
-            rows_of(motion_.data(), body, 0, row);
+            rows_of(state_.data(), body, 0, row);
             Rows4::scatter(row, {m.v[0], m.v[1], m.w[0], m.inv_mass}, movable);
         } else {
-            rows_of(motion_.data(), body, 3, row);
+            rows_of(state_.data(), body, 3, row);
             Rows4::scatter(row, {m.w[0], m.w[1], m.w[2], m.inv_mass}, movable);
-            rows_of(motion_.data(), body, 0, row);
+            rows_of(state_.data(), body, 0, row);
             Rows4::scatter(row, {m.v[0], m.v[1], m.v[2], m.w[0]}, movable);
         }
     }
@@ -1912,14 +1945,14 @@ private:
         const S* row[W];
         if constexpr (D == 2) {
             P x[4];
-            rows_of(static_cast<const Delta*>(delta_.data()), body, 0, row);
+            rows_of(static_cast<const State*>(state_.data()), body, delta_at, row);
             Rows4::gather(row, x);
             d.dp[0] = x[0];
             d.dp[1] = x[1];
             d.q[0] = x[2];
             d.q[1] = x[3];
         } else {
-            const Delta* delta = delta_.data();
+            const Delta* delta = deltas_.data();
             for (int k = 0; k < 3; ++k) d.dp[k] = lanes_of([&](int l) { return delta[body[l]].dp[k]; });
             const Delta probe;
             const std::size_t at = std::size_t(probe.dq.coeffs().data() - reinterpret_cast<const S*>(&probe));
@@ -2153,16 +2186,16 @@ private:
     // an impulse leaves at e times that speed: j = -m (vn + e approach), accumulated >= 0.
     void restitution(std::size_t begin, std::size_t end) noexcept
     {
-        Motion<S, D>* const motion = motion_.data();
+        State* const state = state_.data();
         for (std::size_t ci = begin; ci < end; ++ci) {
             Constraint& c = constraints_[ci];
             if (!(c.restitution > S(0))) continue;
-            Motion<S, D> A = motion[c.a], B = motion[c.b];
+            Motion<S, D> A = state[c.a].motion, B = state[c.b].motion;
             for (int i = 0; i < c.count; ++i) {
                 Point& p = points_[c.first + std::size_t(i)];
                 if (!(p.approach < -c.threshold) || !(p.total > S(0))) continue;
                 if (c.in_rows) {  // the axis as the scalar build makes it (its lanes are the same bits)
-                    const Mass body_a{motion[c.a].inv_mass, inertia_[c.a]}, body_b{motion[c.b].inv_mass, inertia_[c.b]};
+                    const Mass body_a{state[c.a].motion.inv_mass, inertia_[c.a]}, body_b{state[c.b].motion.inv_mass, inertia_[c.b]};
                     p.n = axis(RigidPair{body_a, p.rA, body_b, p.rB}, c.normal);
                 }
                 const S vn = p.n.speed(A, B);
@@ -2171,8 +2204,8 @@ private:
                 p.n.apply(A, B, j);
                 p.total += j;
             }
-            if (c.write_a) motion[c.a] = A;
-            if (c.write_b) motion[c.b] = B;
+            if (c.write_a) state[c.a].motion = A;
+            if (c.write_b) state[c.b].motion = B;
         }
     }
 
@@ -2428,9 +2461,9 @@ private:
     }
 
     SolverProfile profile_;
-    std::vector<Motion<S, D>> motion_;  // velocities during the step
+    std::vector<State> state_;          // per body: velocities during the step (2D: and pose change)
+    std::vector<Delta> deltas_;         // 3D: per body, pose change since prepare (2D: in state_)
     std::vector<std::uint32_t> nonfinite_;  // bodies not finite after the last step
-    std::vector<Delta> delta_;          // pose change since prepare
     std::vector<Inertia<S, D>> inertia_;  // world inverse inertia at prepare
     std::vector<unsigned char> movable_;  // inverse mass or inertia not zero
     std::vector<Q> start_;                // 3D: orientation at prepare
