@@ -663,8 +663,8 @@ private:
     // A body during the step. In 2D its velocities and its pose change side by side, so that the
     // soft and relaxing passes, which need both, read one record per body (float: 32 bytes, aligned
     // so that none straddles two cache lines); in 3D the velocities alone, the pose changes in their
-    // own array (delta(i)), which measured faster there (docs/performance.md, "A 2D body's
-    // velocities and pose change in one record").
+    // own array (delta(i)): one record per body measured no faster there (docs/performance.md, "A
+    // 2D body's velocities and pose change in one record").
     struct StateFields {
         Motion<S, D> motion;
         Delta delta;
