@@ -665,11 +665,7 @@ private:
     // so that none straddles two cache lines); in 3D the velocities alone, the pose changes in their
     // own array (delta(i)): one record per body measured no faster there (docs/performance.md, "A
     // 2D body's velocities and pose change in one record").
-    struct StateFields {
-        Motion<S, D> motion;
-        Delta delta;
-    };
-    struct alignas(sizeof(StateFields) <= 32 ? 32 : 64) Merged {
+    struct alignas(sizeof(Motion<S, D>) + sizeof(Delta) <= 32 ? 32 : 64) Merged {
         Motion<S, D> motion;
         Delta delta;
     };
@@ -680,6 +676,7 @@ private:
     static_assert(std::is_standard_layout<Merged>::value && offsetof(Merged, motion) == 0 &&
                       offsetof(Merged, delta) % sizeof(S) == 0 && sizeof(Apart) == sizeof(Motion<S, D>),
                   "a State is rows of scalars, its motion first");
+    static_assert(D != 2 || sizeof(Merged) == alignof(Merged), "a 2D State fills its 32 or 64 bytes");
     // Where a 2D State's pose change starts, in scalars (the wide gathers read it as a row).
     static constexpr std::size_t delta_at = offsetof(Merged, delta) / sizeof(S);
     Delta& delta(std::size_t i) noexcept
