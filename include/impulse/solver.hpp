@@ -711,6 +711,7 @@ private:
         bool swapped{false};        // A is the body of the higher id (warm-start canonical order)
         std::uint8_t shock{0};      // heavy on light: 1, A is the lower body (held in the shock pass); 2, B
         bool in_rows{false};        // in a packet: its points' axes are left unset (pack builds them in lanes)
+        bool bounces{false};        // some point approached faster than the threshold, with restitution > 0
         int count{0};
         std::size_t first{0};       // first point in points_
         Vec<S, D> normal = Vec<S, D>::UnitX();
@@ -1053,6 +1054,7 @@ private:
 
     void colour_contacts(const BodyView<S, D>& bodies, const Manifold<S, D>* manifolds, std::size_t count) noexcept
     {
+        bouncing_.clear();  // build() raises it
         constexpr int most = Manifold<S, D>::max_points;
         // Contacts per colour and point count: within a colour (whose contacts are independent) those
         // of one point count are laid out together, for the wide rows; the overflow keeps the order given.
@@ -1217,6 +1219,7 @@ private:
             }
             c.jr.setZero();
             c.shock = 0;
+            c.bounces = false;
             // A packet's axes are built in its lanes from the anchors (pack).
             c.in_rows = in_packet(ci, colour_of_[m], mf.count);
             for (int i = 0; i < mf.count; ++i) {
@@ -1242,7 +1245,10 @@ private:
                 p.total = S(0);
                 p.mu = mf.coefficients.friction.mu_s;
                 p.feature = mp.feature;
+                if (p.approach < -c.threshold) c.bounces = true;
             }
+            c.bounces = c.bounces && c.restitution > S(0);
+            if (c.bounces) bouncing_.set();
             if (settings.warm_start) find_warm_start(c, mf, scale, point_first_[m]);
             if (!shock_.empty() && ci >= colour_start_[colour_count]) {
                 c.shock = shock_of_[m];
@@ -2180,13 +2186,16 @@ private:
     }
 
     // After the substeps: each point that approached faster than the threshold at prepare and took
-    // an impulse leaves at e times that speed: j = -m (vn + e approach), accumulated >= 0.
+    // an impulse leaves at e times that speed: j = -m (vn + e approach), accumulated >= 0. Only the
+    // contacts the build marked (`bounces`) have such a point; where none has, as in a pile at
+    // rest, the pass reads nothing.
     void restitution(std::size_t begin, std::size_t end) noexcept
     {
+        if (!bouncing_.get()) return;
         State* const state = state_.data();
         for (std::size_t ci = begin; ci < end; ++ci) {
             Constraint& c = constraints_[ci];
-            if (!(c.restitution > S(0))) continue;
+            if (!c.bounces) continue;
             Motion<S, D> A = state[c.a].motion, B = state[c.b].motion;
             for (int i = 0; i < c.count; ++i) {
                 Point& p = points_[c.first + std::size_t(i)];
@@ -2474,6 +2483,7 @@ private:
     std::vector<Point> points_;
     std::vector<Cached> cache_, next_cache_;  // last step's impulses, sorted by (key, feature)
     detail::Flag cache_unsorted_;             // a block of store() met next_cache_'s entries out of order
+    detail::Flag bouncing_;                   // a block of build() marked a contact that bounces
     std::vector<std::uint32_t> used_;         // per body: the colours its contacts took (bit k: colour k)
     std::vector<std::uint32_t> order_;        // constraint (colour order) -> manifold
     std::vector<std::uint8_t> colour_of_;     // manifold -> colour (0xff: skipped)
