@@ -654,11 +654,18 @@ private:
     using Q = Orientation_t<S, D>;
     static constexpr std::uint32_t none = 0xffffffffu;
 
-    // A body's pose change since prepare.
-    struct Delta {
-        Vec<S, D> dp = Vec<S, D>::Zero();
+    // A body's pose change since prepare. In 3D a defined scalar between the shift and the turn, so
+    // that the record is eight scalars, read by the wide passes as two rows of four.
+    struct Delta2 {
+        Vec<S, 2> dp = Vec<S, 2>::Zero();
         Q dq = identity();
     };
+    struct Delta3 {
+        Vec<S, 3> dp = Vec<S, 3>::Zero();
+        S unused{0};
+        Q dq = identity();
+    };
+    using Delta = std::conditional_t<D == 2, Delta2, Delta3>;
 
     // A body during the step. In 2D its velocities and its pose change side by side, so that the
     // soft and relaxing passes, which need both, read one record per body (float: 32 bytes, aligned
@@ -1491,18 +1498,43 @@ private:
         }
     }
 
-    // The separation of point p now: s = base + n.(dpB - dpA + qB rB - qA rA).
-    S separation(const Constraint& c, const Point& p) const noexcept
+    // What the separations of a contact's points take from its bodies' pose changes since prepare,
+    // s = base + n.(dpB - dpA + qB rB - qA rA) (separation). In 2D the pose changes themselves. In
+    // 3D the normal turned back by each body's turn and the normal's part of the centres' shift:
+    // n.(q r) = (q^-1 n).r for a unit q, so a contact turns its normal twice where each of its
+    // points would turn two anchors (a box's four points: two turns in place of eight).
+    struct Shift2 {
+        const Delta& da;
+        const Delta& db;
+        const Vec<S, D>& n;
+    };
+    struct Shift3 {
+        Vec<S, 3> na, nb;  // qA^-1 n, qB^-1 n
+        S along;           // n.(dpB - dpA)
+    };
+    using Shift = std::conditional_t<D == 2, Shift2, Shift3>;
+    Shift shift(const Constraint& c) const noexcept
     {
         const Delta& da = delta(c.a);
         const Delta& db = delta(c.b);
-        Vec<S, D> ds = db.dp - da.dp;
         if constexpr (D == 2) {
-            ds += db.dq.rotate(p.rB) - da.dq.rotate(p.rA);
+            return Shift{da, db, c.normal};
         } else {
-            ds += db.dq * p.rB - da.dq * p.rA;
+            const Vec<S, 3> ds = db.dp - da.dp;
+            return Shift{da.dq.conjugate() * c.normal, db.dq.conjugate() * c.normal, detail::ordered_dot(c.normal, ds)};
         }
-        return p.base + detail::ordered_dot(c.normal, ds);
+    }
+    // The separation of point p now: 2D base + n.((dpB - dpA) + (qB rB - qA rA)); 3D base + (n.(dpB -
+    // dpA) + ((qB^-1 n).rB - (qA^-1 n).rA)).
+    static S separation(const Shift& sh, const Point& p) noexcept
+    {
+        if constexpr (D == 2) {
+            Vec<S, D> ds = sh.db.dp - sh.da.dp;
+            ds += sh.db.dq.rotate(p.rB) - sh.da.dq.rotate(p.rA);
+            return p.base + detail::ordered_dot(sh.n, ds);
+        } else {
+            return p.base + (sh.along + (detail::ordered_dot(sh.nb, p.rB) - detail::ordered_dot(sh.na, p.rA)));
+        }
     }
 
     // v scaled back onto the disc |v| <= cap when outside it (an accumulated 3D friction or rolling
@@ -1580,12 +1612,13 @@ private:
             S extra[most] = {};
             for (int i = 0; i < c.count; ++i) n[i] = one_sided(points[i].n, held, free_inv);
             const int passes = c.count > 1 ? settings.manifold_iterations : 1;
+            const Shift sh = shift(c);
             for (int pass = 0; pass < passes; ++pass) {
                 bool moved = false;
                 for (int i = 0; i < c.count; ++i) {
                     const Point& p = points[i];
                     S sum = p.jn + extra[i];
-                    const S j = soft_normal(sum, n[i].speed(A, B), separation(c, p), n[i].mass, inv_h, c.soft,
+                    const S j = soft_normal(sum, n[i].speed(A, B), separation(sh, p), n[i].mass, inv_h, c.soft,
                                             push_out, bias);
                     extra[i] += j;
                     points[i].total += j;
@@ -1616,11 +1649,12 @@ private:
             Motion<S, D> A = state[c.a].motion, B = state[c.b].motion;
             Point* const points = &points_[c.first];
             const int passes = c.count > 1 ? settings.manifold_iterations : 1;
+            const Shift sh = shift(c);
             for (int pass = 0; pass < passes; ++pass) {
                 bool moved = false;
                 for (int i = 0; i < c.count; ++i) {
                     Point& p = points[i];
-                    const S s = separation(c, p);
+                    const S s = separation(sh, p);
                     const S vn = p.n.speed(A, B);
                     const S j = soft_normal(p.jn, vn, s, p.n.mass, inv_h, c.soft, push_out, bias);
                     p.n.apply(A, B, j);
@@ -1936,13 +1970,22 @@ private:
         }
     }
 
-    // Rows of a packet's separation: s = base + n.(dpB - dpA + qB rB - qA rA), as separation().
+    // A packet's Shift, lane by lane: 2D the lanes' pose changes (4 scalars, dp then (c, s), one
+    // row); 3D the normal turned back by each lane's turns and its part of the centres' shift,
+    // from the pose changes read as two rows (dp, the unused scalar; the quaternion).
+    static_assert(sizeof(Delta) == (D == 2 ? 4 : 8) * sizeof(S) && (D == 2 || offsetof(Delta3, dq) == 4 * sizeof(S)),
+                  "a pose change is its scalars: 2D dp, c, s; 3D dp, one unused, x, y, z, w");
     struct WidePose {
         P dp[D];
         P q[D == 2 ? 2 : 4];  // 2D: (c, s); 3D: (x, y, z, w)
     };
-    // A pose change: 2D 4 scalars (dp, c, s), one row; 3D dp, then the quaternion as a row.
-    static_assert(D == 3 || sizeof(Delta) == 4 * sizeof(S), "a 2D pose change is its scalars, unpadded");
+    struct WideShift2 {
+        WidePose da, db;
+    };
+    struct WideShift3 {
+        P na[3], nb[3], along;
+    };
+    using WideShift = std::conditional_t<D == 2, WideShift2, WideShift3>;
     void gather(const std::uint32_t (&body)[W], WidePose& d) const noexcept
     {
         const S* row[W];
@@ -1955,38 +1998,60 @@ private:
             d.q[0] = x[2];
             d.q[1] = x[3];
         } else {
-            const Delta* delta = deltas_.data();
-            for (int k = 0; k < 3; ++k) d.dp[k] = lanes_of([&](int l) { return delta[body[l]].dp[k]; });
-            const Delta probe;
-            const std::size_t at = std::size_t(probe.dq.coeffs().data() - reinterpret_cast<const S*>(&probe));
-            rows_of(delta, body, at, row);
-            Rows4::gather(row, d.q);
+            P x[8];
+            rows_of(deltas_.data(), body, 0, row);
+            gather_run(x, row);
+            for (int k = 0; k < 3; ++k) d.dp[k] = x[k];
+            for (int k = 0; k < 4; ++k) d.q[k] = x[4 + k];
         }
     }
-    // The anchor r turned by the pose change q: Rot2::rotate, or Eigen's quaternion times vector
-    // (uv = 2 (q.vec x r); r + w uv + q.vec x uv), operation for operation.
-    static void turn(const WidePose& d, const P (&r)[D], P (&out)[D]) noexcept
+    // r turned by the quaternion (v, w): Eigen's quaternion times vector (uv = 2 (v x r); r + w uv +
+    // v x uv), operation for operation.
+    static void turn(const P (&v)[3], const P& w, const P (&r)[3], P (&out)[3]) noexcept
+    {
+        using namespace detail::simd;
+        P uv[3], c[3];
+        detail::wide_cross(v, r, uv);
+        for (int k = 0; k < 3; ++k) uv[k] = add(uv[k], uv[k]);
+        detail::wide_cross(v, uv, c);
+        for (int k = 0; k < 3; ++k) out[k] = add(add(r[k], mul(w, uv[k])), c[k]);
+    }
+    WideShift wide_shift(const Packet& pk) const noexcept
+    {
+        using namespace detail::simd;
+        WidePose da, db;
+        gather(pk.a, da);
+        gather(pk.b, db);
+        if constexpr (D == 2) {
+            return {da, db};
+        } else {
+            WideShift sh;
+            const P va[3] = {neg(da.q[0]), neg(da.q[1]), neg(da.q[2])};  // the conjugates, as Eigen's
+            const P vb[3] = {neg(db.q[0]), neg(db.q[1]), neg(db.q[2])};
+            turn(va, da.q[3], pk.normal, sh.na);
+            turn(vb, db.q[3], pk.normal, sh.nb);
+            P ds[3];
+            for (int k = 0; k < 3; ++k) ds[k] = sub(db.dp[k], da.dp[k]);
+            sh.along = detail::wide_dot(pk.normal, ds);
+            return sh;
+        }
+    }
+    // separation() per lane.
+    static EIGEN_ALWAYS_INLINE P separation(const Packet& pk, const Row& r, const WideShift& sh) noexcept
     {
         using namespace detail::simd;
         if constexpr (D == 2) {
-            out[0] = sub(mul(d.q[0], r[0]), mul(d.q[1], r[1]));
-            out[1] = add(mul(d.q[1], r[0]), mul(d.q[0], r[1]));
+            const WidePose &da = sh.da, &db = sh.db;
+            P ta[2], tb[2], ds[2];
+            ta[0] = sub(mul(da.q[0], r.rA[0]), mul(da.q[1], r.rA[1]));  // Rot2::rotate
+            ta[1] = add(mul(da.q[1], r.rA[0]), mul(da.q[0], r.rA[1]));
+            tb[0] = sub(mul(db.q[0], r.rB[0]), mul(db.q[1], r.rB[1]));
+            tb[1] = add(mul(db.q[1], r.rB[0]), mul(db.q[0], r.rB[1]));
+            for (int k = 0; k < 2; ++k) ds[k] = add(sub(db.dp[k], da.dp[k]), sub(tb[k], ta[k]));
+            return add(r.base, detail::wide_dot(pk.normal, ds));
         } else {
-            P uv[3], c[3];
-            detail::wide_cross(d.q, r, uv);
-            for (int k = 0; k < 3; ++k) uv[k] = add(uv[k], uv[k]);
-            detail::wide_cross(d.q, uv, c);
-            for (int k = 0; k < 3; ++k) out[k] = add(add(r[k], mul(d.q[3], uv[k])), c[k]);
+            return add(r.base, add(sh.along, sub(detail::wide_dot(sh.nb, r.rB), detail::wide_dot(sh.na, r.rA))));
         }
-    }
-    static P separation(const Packet& pk, const Row& r, const WidePose& da, const WidePose& db) noexcept
-    {
-        using namespace detail::simd;
-        P ta[D], tb[D], ds[D];
-        turn(da, r.rA, ta);
-        turn(db, r.rB, tb);
-        for (int k = 0; k < D; ++k) ds[k] = add(sub(db.dp[k], da.dp[k]), sub(tb[k], ta[k]));
-        return add(r.base, detail::wide_dot(pk.normal, ds));
     }
 
     void wide_warm_start(std::size_t q) noexcept
@@ -2012,17 +2077,15 @@ private:
         using namespace detail::simd;
         Packet& pk = packets_[q];
         WideMotion_t A, B;
-        WidePose da, db;
         gather(pk.a, A);
         gather(pk.b, B);
-        gather(pk.a, da);
-        gather(pk.b, db);
+        const WideShift sh = wide_shift(pk);
         const P inv_h_w = broadcast<P>(inv_h), neg_push_out = neg(broadcast<P>(settings.push_out_speed));
         const P tolerance = broadcast<P>(settings.manifold_tolerance);
         Row* const rows = &rows_[pk.point];
         // The scalar pass's repeated passes over a manifold, lane by lane: a lane whose last pass
         // moved nothing is done, and a later pass's results are kept only on the lanes still going.
-        auto moved = wide_manifold_pass<Bias>(pk, rows, A, B, da, db, inv_h_w, neg_push_out, tolerance);
+        auto moved = wide_manifold_pass<Bias>(pk, rows, A, B, sh, inv_h_w, neg_push_out, tolerance);
         const int passes = pk.count > 1 ? settings.manifold_iterations : 1;
         for (int pass = 1; pass < passes && any(moved); ++pass) {
             constexpr int most = Manifold<S, D>::max_points;
@@ -2033,7 +2096,7 @@ private:
                 total[i] = rows[i].total;
                 for (int k = 0; k < D - 1; ++k) jt[i][k] = rows[i].jt[k];
             }
-            const auto again = wide_manifold_pass<Bias>(pk, rows, A, B, da, db, inv_h_w, neg_push_out, tolerance);
+            const auto again = wide_manifold_pass<Bias>(pk, rows, A, B, sh, inv_h_w, neg_push_out, tolerance);
             select_motion(moved, A, A0);
             select_motion(moved, B, B0);
             for (int i = 0; i < pk.count; ++i) {
@@ -2061,14 +2124,14 @@ private:
     // some impulse changed a speed by more than the tolerance.
     template <bool Bias>
     EIGEN_ALWAYS_INLINE static detail::simd::Mask<P> wide_manifold_pass(const Packet& pk, Row* rows, WideMotion_t& A, WideMotion_t& B,
-                                                     const WidePose& da, const WidePose& db, const P& inv_h,
+                                                     const WideShift& sh, const P& inv_h,
                                                      const P& neg_push_out, const P& tolerance) noexcept
     {
         using namespace detail::simd;
         auto moved = lt(zero<P>(), zero<P>());  // no lane
         for (int i = 0; i < pk.count; ++i) {
             Row& r = rows[i];
-            const P s = separation(pk, r, da, db);
+            const P s = separation(pk, r, sh);
             const P vn = r.n.speed(A, B);
             const P j = detail::wide_soft_normal<Bias>(r.jn, vn, s, r.n.mass, inv_h, pk.bias_rate, pk.mass_scale,
                                                        pk.impulse_scale, neg_push_out);
