@@ -26,6 +26,10 @@
 #include <thread>
 #include <vector>
 
+#if defined(_MSC_VER)
+#include <intrin.h>  // _mm_pause, __yield
+#endif
+
 namespace impulse {
 
 /// An engine's job system, as the solver uses it. Implement `workers`, `enqueue` and `finish`.
@@ -51,6 +55,21 @@ public:
 };
 
 namespace detail {
+
+/// A spinning thread's hint to the processor (x86 `pause`, ARM `yield`): it slows the loop down and
+/// leaves the core's shared resources to the thread doing the work.
+inline void cpu_pause() noexcept
+{
+#if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+    _mm_pause();
+#elif defined(_MSC_VER) && (defined(_M_ARM64) || defined(_M_ARM))
+    __yield();
+#elif defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield");
+#endif
+}
 
 /// One stage of a step: `items` items cut into `blocks` blocks (block k holds the items
 /// [k items / blocks, (k + 1) items / blocks)), at most `max_blocks` (the runner cuts a stage of more
@@ -177,6 +196,7 @@ private:
             const std::size_t now = current_.load(std::memory_order_acquire);
             if (now != s) return now;
             if (spin >= 1024) std::this_thread::yield();
+            else cpu_pause();
         }
     }
 
