@@ -28,7 +28,8 @@
 ///
 /// A point's separation is updated every substep from the bodies' pose change since prepare:
 ///     s = s0 + n.(dpB - dpA + (qB rB - rB) - (qA rA - rA))        (anchors rotate with the bodies)
-/// so contacts are found once per step, not per substep.
+/// so contacts are found once per step, not per substep. (3D: n.(q r) taken as (q^-1 n).r, the
+/// normal turned back once per contact rather than each anchor turned at each point.)
 ///
 /// 3D rotation: the orientation is a unit quaternion, turned by q += h/2 (0, omega) q and
 /// normalised every substep. The inverse inertia is given along the body's principal axes; its world
