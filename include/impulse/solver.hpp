@@ -1737,6 +1737,18 @@ private:
         P jt[D - 1];
     };
 
+    // f(0), ..., f(W - 1), written out (the lanes' record pointers of pack, and rows_of below).
+    template <class F>
+    static EIGEN_ALWAYS_INLINE void each_lane(F&& f) noexcept
+    {
+        each_lane(f, std::make_integer_sequence<int, W>{});
+    }
+    template <class F, int... l>
+    static EIGEN_ALWAYS_INLINE void each_lane(F& f, std::integer_sequence<int, l...>) noexcept
+    {
+        (f(l), ...);
+    }
+
     template <class F>
     static P lanes_of(F&& f) noexcept  // lane l = f(l)
     {
@@ -1779,7 +1791,7 @@ private:
     static EIGEN_ALWAYS_INLINE void gather_at(P (&x)[K], const S* const (&row)[W]) noexcept
     {
         const S* at_row[W];
-        for (int l = 0; l < W; ++l) at_row[l] = row[l] + at;
+        each_lane([&](int l) { at_row[l] = row[l] + at; });
         P four[4];
         detail::simd::Rows4<P>::gather(at_row, four);
         for (int i = 0; i < 4; ++i) x[at + i] = four[i];
@@ -1789,7 +1801,7 @@ private:
     {
         P x[axis_scalars];
         const S* row[W];
-        for (int l = 0; l < W; ++l) row[l] = reinterpret_cast<const S*>(&axis(l));
+        each_lane([&](int l) { row[l] = reinterpret_cast<const S*>(&axis(l)); });
         gather_run(x, row);
         int at = 0;
         for (int k = 0; k < D; ++k) w.d[k] = x[at++];
@@ -1858,7 +1870,7 @@ private:
             {
                 P x[constraint_run];
                 const S* row[W];
-                for (int l = 0; l < W; ++l) row[l] = c[l].normal.data();
+                each_lane([&](int l) { row[l] = c[l].normal.data(); });
                 gather_run(x, row);
                 for (int k = 0; k < D; ++k) pk.normal[k] = x[k];
                 pk.bias_rate = x[D];
@@ -1882,12 +1894,12 @@ private:
                 t[0][1] = pk.normal[0];
             } else {
                 const S* row[W];
-                for (int l = 0; l < W; ++l) row[l] = inertia_[pk.a[l]].data();
+                each_lane([&](int l) { row[l] = inertia_[pk.a[l]].data(); });
                 gather_run(IA, row);
-                for (int l = 0; l < W; ++l) row[l] = inertia_[pk.b[l]].data();
+                each_lane([&](int l) { row[l] = inertia_[pk.b[l]].data(); });
                 gather_run(IB, row);
                 P tangents[6];
-                for (int l = 0; l < W; ++l) row[l] = c[l].tangent[0].data();  // tangent[0], tangent[1]: six scalars
+                each_lane([&](int l) { row[l] = c[l].tangent[0].data(); });  // tangent[0], tangent[1]: six scalars
                 gather_run(tangents, row);
                 for (int k = 0; k < 2; ++k)
                     for (int j = 0; j < 3; ++j) t[k][j] = tangents[3 * k + j];
@@ -1897,7 +1909,7 @@ private:
                 auto point = [&](int l) -> const Point& { return points_[c[l].first + std::size_t(i)]; };
                 P x[point_run];
                 const S* row[W];
-                for (int l = 0; l < W; ++l) row[l] = point(l).rA.data();
+                each_lane([&](int l) { row[l] = point(l).rA.data(); });
                 gather_run(x, row);
                 int at = 0;
                 for (int k = 0; k < D; ++k) r.rA[k] = x[at++];
@@ -1950,12 +1962,24 @@ private:
     // (v, omega, 1/m) and 7 in 3D (v, omega, 1/m), read as rows of four (3D: [0, 4) and [3, 7)).
     static_assert(sizeof(Motion<S, D>) == (D == 2 ? 4 : 7) * sizeof(S), "a Motion is its scalars, unpadded");
     using Rows4 = detail::simd::Rows4<P>;
+    // The lanes' records' pointers, written out rather than as a loop of W: GCC -O2 keeps the loop,
+    // storing each pointer to the stack and reloading it for the load through it, a store-to-load
+    // round trip on the chain from a packet's body index to its bodies' velocities in every pass.
+    // Written out, the pointers stay in registers (docs/performance.md, "The lanes' pointers in
+    // registers").
     template <class T>
     static void rows_of(T* records, const std::uint32_t (&body)[W], std::size_t offset,
                         std::conditional_t<std::is_const<T>::value, const S*, S*> (&row)[W]) noexcept
     {
+        rows_of(records, body, offset, row, std::make_integer_sequence<int, W>{});
+    }
+    template <class T, int... l>
+    static EIGEN_ALWAYS_INLINE void rows_of(T* records, const std::uint32_t (&body)[W], std::size_t offset,
+                        std::conditional_t<std::is_const<T>::value, const S*, S*> (&row)[W],
+                        std::integer_sequence<int, l...>) noexcept
+    {
         using Sp = std::conditional_t<std::is_const<T>::value, const S*, S*>;
-        for (int l = 0; l < W; ++l) row[l] = reinterpret_cast<Sp>(records + body[l]) + offset;
+        ((row[l] = reinterpret_cast<Sp>(records + body[l]) + offset), ...);
     }
     void gather(const std::uint32_t (&body)[W], WideMotion_t& m) const noexcept
     {
