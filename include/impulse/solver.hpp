@@ -659,6 +659,7 @@ public:
         rows_.reserve(points / std::size_t(W) + 1);
         singles_.reserve(manifolds);
         points_.reserve(points);
+        axes_.reserve(points);
         cache_.reserve(points);
         next_cache_.reserve(points);
     }
@@ -712,9 +713,11 @@ private:
     }
 
     // One point of a constraint.
+    // A point's state: what every path reads and writes (pack gathers rA ... mu into lanes, unpack
+    // and store read the impulses back). Its axes are kept apart (PointAxes) so that, where they
+    // are not used (a packet's points, whose axes pack builds in lanes), the points' state lies
+    // together in memory rather than one small piece per line.
     struct Point {
-        ContactAxis<S, D> n;            // the normal axis
-        ContactAxis<S, D> t[D - 1];     // the tangent axes
         Vec<S, D> rA, rB;               // anchors (world, fixed for the step)
         S base{0};                      // separation - n.(rB - rA): s = base + n.(dpB - dpA + qB rB - qA rA)
         S jn{0};                        // accumulated normal impulse (per substep)
@@ -723,6 +726,12 @@ private:
         S approach{0};                  // vn at prepare (restitution's approach speed)
         S mu{0};                        // friction coefficient in force (mu_s while sticking, else mu_k)
         std::uint32_t feature{0};       // as given
+    };
+    // A point's axes, at the point's index in axes_; set by build only for the points solved one
+    // contact at a time (and by restitution where it needs them).
+    struct PointAxes {
+        ContactAxis<S, D> n;            // the normal axis
+        ContactAxis<S, D> t[D - 1];     // the tangent axes
     };
 
     // One manifold.
@@ -1127,6 +1136,7 @@ private:
         order_.resize(total);
         constraints_.resize(total);
         points_.resize(points);
+        axes_.resize(points);
         next_cache_.resize(points);
         for (std::size_t m = 0; m < count; ++m) {
             if (colour_of_[m] == 0xff) continue;
@@ -1213,8 +1223,11 @@ private:
             if (m + ahead < end) {
                 const std::uint32_t next = constraint_of_[m + ahead];
                 if (next != none) {
+                    const int n = points_of_[m + ahead];
                     detail::prefetch_for_write(&constraints_[next], sizeof(Constraint));
-                    detail::prefetch_for_write(&points_[first_[next]], sizeof(Point) * std::size_t(points_of_[m + ahead]));
+                    detail::prefetch_for_write(&points_[first_[next]], sizeof(Point) * std::size_t(n));
+                    if (!in_packet(next, colour_of_[m + ahead], n))
+                        detail::prefetch_for_write(&axes_[first_[next]], sizeof(PointAxes) * std::size_t(n));
                 }
             }
             const std::uint32_t ci = constraint_of_[m];
@@ -1267,9 +1280,10 @@ private:
                     p.approach = n.speed(state_[mf.a].motion, state_[mf.b].motion);
                 } else {
                     const RigidPair pair{body_a, mp.rA, body_b, mp.rB};
-                    p.n = axis(pair, mf.n);
-                    for (int k = 0; k < D - 1; ++k) p.t[k] = axis(pair, c.tangent[k]);
-                    p.approach = p.n.speed(state_[mf.a].motion, state_[mf.b].motion);
+                    PointAxes& ax = axes_[c.first + std::size_t(i)];
+                    ax.n = axis(pair, mf.n);
+                    for (int k = 0; k < D - 1; ++k) ax.t[k] = axis(pair, c.tangent[k]);
+                    p.approach = ax.n.speed(state_[mf.a].motion, state_[mf.b].motion);
                 }
                 p.base = mp.separation - mf.n.dot(mp.rB - mp.rA);
                 p.jn = S(0);
@@ -1301,8 +1315,8 @@ private:
         const S weight = settings.gravity.norm();
         S ratio{1};
         for (int i = 0; i < c.count; ++i) {
-            const Point& p = points_[c.first + std::size_t(i)];
-            const S r = p.jn / (weight * h * p.n.mass);
+            const std::size_t at = c.first + std::size_t(i);
+            const S r = points_[at].jn / (weight * h * axes_[at].n.mass);  // not in rows: axes set
             if (r > ratio) ratio = r;  // false for NaN (a body not finite): not stiffened
         }
         if (ratio > S(1e8)) ratio = S(1e8);
@@ -1513,9 +1527,10 @@ private:
             Motion<S, D> A = state[c.a].motion, B = state[c.b].motion;
             for (int i = 0; i < c.count; ++i) {
                 Point& p = points_[c.first + std::size_t(i)];
-                p.n.apply(A, B, p.jn);
+                const PointAxes& ax = axes_[c.first + std::size_t(i)];
+                ax.n.apply(A, B, p.jn);
                 p.total += p.jn;
-                for (int k = 0; k < D - 1; ++k) p.t[k].apply(A, B, p.jt[k]);
+                for (int k = 0; k < D - 1; ++k) ax.t[k].apply(A, B, p.jt[k]);
             }
             for (int k = 0; k < D - 1; ++k) c.roll[k].apply(A, B, c.jr[k]);
             if (c.write_a) state[c.a].motion = A;
@@ -1633,9 +1648,10 @@ private:
             (held == 1 ? A : B).inv_mass = S(0);
             const S free_inv = (held == 1 ? B : A).inv_mass;
             Point* const points = &points_[c.first];
+            const PointAxes* const axes = &axes_[c.first];
             ContactAxis<S, D> n[most];
             S extra[most] = {};
-            for (int i = 0; i < c.count; ++i) n[i] = one_sided(points[i].n, held, free_inv);
+            for (int i = 0; i < c.count; ++i) n[i] = one_sided(axes[i].n, held, free_inv);
             const int passes = c.count > 1 ? settings.manifold_iterations : 1;
             const Shift sh = shift(c);
             for (int pass = 0; pass < passes; ++pass) {
@@ -1673,22 +1689,24 @@ private:
             Constraint& c = constraints_[ci];
             Motion<S, D> A = state[c.a].motion, B = state[c.b].motion;
             Point* const points = &points_[c.first];
+            const PointAxes* const axes = &axes_[c.first];
             const int passes = c.count > 1 ? settings.manifold_iterations : 1;
             const Shift sh = shift(c);
             for (int pass = 0; pass < passes; ++pass) {
                 bool moved = false;
                 for (int i = 0; i < c.count; ++i) {
                     Point& p = points[i];
+                    const ContactAxis<S, D>& n = axes[i].n;
                     const S s = separation(sh, p);
-                    const S vn = p.n.speed(A, B);
-                    const S j = soft_normal(p.jn, vn, s, p.n.mass, inv_h, c.soft, push_out, bias);
-                    p.n.apply(A, B, j);
+                    const S vn = n.speed(A, B);
+                    const S j = soft_normal(p.jn, vn, s, n.mass, inv_h, c.soft, push_out, bias);
+                    n.apply(A, B, j);
                     p.total += j;
-                    moved = moved || tolerance * p.n.mass < std::abs(j);
+                    moved = moved || tolerance * n.mass < std::abs(j);
                 }
                 for (int i = 0; i < c.count; ++i) {
                     Point& p = points[i];
-                    moved = bounded(p.t, p.jt, &c.tangent_speed, p.mu * p.jn, A, B, tolerance) || moved;
+                    moved = bounded(axes[i].t, p.jt, &c.tangent_speed, p.mu * p.jn, A, B, tolerance) || moved;
                 }
                 if (!moved) break;
             }
@@ -2312,14 +2330,15 @@ private:
             for (int i = 0; i < c.count; ++i) {
                 Point& p = points_[c.first + std::size_t(i)];
                 if (!(p.approach < -c.threshold) || !(p.total > S(0))) continue;
+                ContactAxis<S, D>& n = axes_[c.first + std::size_t(i)].n;
                 if (c.in_rows) {  // the axis as the scalar build makes it (its lanes are the same bits)
                     const Mass body_a{state[c.a].motion.inv_mass, inertia_[c.a]}, body_b{state[c.b].motion.inv_mass, inertia_[c.b]};
-                    p.n = axis(RigidPair{body_a, p.rA, body_b, p.rB}, c.normal);
+                    n = axis(RigidPair{body_a, p.rA, body_b, p.rB}, c.normal);
                 }
-                const S vn = p.n.speed(A, B);
-                const S j = accumulate(p.jn, -p.n.mass * (vn + c.restitution * p.approach), S(0),
+                const S vn = n.speed(A, B);
+                const S j = accumulate(p.jn, -n.mass * (vn + c.restitution * p.approach), S(0),
                                        std::numeric_limits<S>::infinity());
-                p.n.apply(A, B, j);
+                n.apply(A, B, j);
                 p.total += j;
             }
             if (c.write_a) state[c.a].motion = A;
@@ -2593,6 +2612,7 @@ private:
     std::vector<std::uint32_t> shock_;        // the shock pass: constraints, bottom up
     std::vector<std::uint32_t> constraint_of_;  // manifold -> constraint (none: skipped)
     std::vector<Point> points_;
+    std::vector<PointAxes> axes_;             // points_'s axes, index for index (unset in rows)
     std::vector<Cached> cache_, next_cache_;  // last step's impulses, sorted by (key, feature)
     detail::Flag cache_unsorted_;             // a block of store() met next_cache_'s entries out of order
     detail::Flag bouncing_;                   // a block of build() marked a contact that bounces
