@@ -1740,6 +1740,7 @@ private:
         int count{0};               // points per contact
         std::size_t point{0};       // its first row in rows_
         bool rolls{false};          // some lane has rolling resistance
+        bool zeroes_arms{false};    // 2D: some row's axes were made by axis() (make_axis)
         P normal[D];
         P bias_rate, mass_scale, impulse_scale;  // the lanes' softness
         P tangent_speed[D - 1];
@@ -1747,13 +1748,75 @@ private:
         WideAxis_t roll[D - 1];
         P jr[D - 1];
     };
+    // In 2D a row keeps its axes' spins and masses only: their directions (the packet's normal and
+    // its tangent) and arms (rA x d, rB x d) are made again in every pass from the row's anchors
+    // (row_normal, row_tangents), a few multiplications against reading 8 of a row's 23 lanes: the
+    // wide passes over a large pile are bound by reading their rows. In 3D, where an axis's arms are
+    // a cross product each, the rows keep the whole axes.
+    struct LeanAxis {
+        P spinA, spinB, mass;
+    };
+    using RowAxis = std::conditional_t<D == 2, LeanAxis, WideAxis_t>;
     struct Row {
-        WideAxis_t n;
-        WideAxis_t t[D - 1];
+        RowAxis n;
+        RowAxis t[D - 1];
         P rA[D], rB[D];
         P base, jn, total, mu;
         P jt[D - 1];
     };
+    struct RowAxes {  // 2D: a row's axes made whole (pack, row_tangents)
+        WideAxis_t n;
+        WideAxis_t t[D - 1];
+    };
+    struct RowAxesOf {  // a 3D row's axes, where they are
+        const WideAxis_t& n;
+        const WideAxis_t (&t)[D - 1];
+    };
+    // A 2D row's axis along w.d as pack made it, bit for bit: lane_axis's arms, and an arm that is
+    // not finite set to 0 as axis() sets it (only in a packet where some row's axes were made by
+    // axis(): an overflow, or an input not finite; elsewhere every arm is finite). row_normal and
+    // row_tangents give a row's axes along the packet's normal and its tangent (-ny, nx) as pack's
+    // are; in 3D the row's own.
+    EIGEN_ALWAYS_INLINE static void make_axis(WideAxis_t& w, const Packet& pk, const Row& r, const LeanAxis& lean) noexcept
+    {
+        using namespace detail::simd;
+        w.armA[0] = sub(mul(r.rA[0], w.d[1]), mul(r.rA[1], w.d[0]));
+        w.armB[0] = sub(mul(r.rB[0], w.d[1]), mul(r.rB[1], w.d[0]));
+        if (pk.zeroes_arms) {
+            const P zero = detail::simd::zero<P>(), most = broadcast<P>(std::numeric_limits<S>::max());
+            w.armA[0] = select(le(abs(w.armA[0]), most), w.armA[0], zero);
+            w.armB[0] = select(le(abs(w.armB[0]), most), w.armB[0], zero);
+        }
+        w.spinA[0] = lean.spinA;
+        w.spinB[0] = lean.spinB;
+        w.mass = lean.mass;
+    }
+    EIGEN_ALWAYS_INLINE static decltype(auto) row_normal(const Packet& pk, const Row& r) noexcept
+    {
+        if constexpr (D == 2) {
+            WideAxis_t w;
+            w.d[0] = pk.normal[0];
+            w.d[1] = pk.normal[1];
+            make_axis(w, pk, r, r.n);
+            return w;
+        } else {
+            (void)pk;
+            return static_cast<const WideAxis_t&>(r.n);
+        }
+    }
+    EIGEN_ALWAYS_INLINE static auto row_tangents(const Packet& pk, const Row& r) noexcept
+    {
+        if constexpr (D == 2) {
+            RowAxes x;
+            x.t[0].d[0] = detail::simd::neg(pk.normal[1]);
+            x.t[0].d[1] = pk.normal[0];
+            make_axis(x.t[0], pk, r, r.t[0]);
+            return x;
+        } else {
+            (void)pk;
+            return RowAxesOf{r.n, r.t};
+        }
+    }
 
     // f(0), ..., f(W - 1), written out (the lanes' record pointers of pack, and rows_of below).
     template <class F>
@@ -1878,6 +1941,7 @@ private:
             const Constraint* c = &constraints_[pk.first];
             pk.write_a = pk.write_b = 0;
             pk.rolls = false;
+            pk.zeroes_arms = false;
             for (int l = 0; l < W; ++l) {
                 pk.a[l] = c[l].a;
                 pk.b[l] = c[l].b;
@@ -1938,9 +2002,20 @@ private:
                 r.total = x[at++];
                 ++at;  // approach: restitution reads it from the point
                 r.mu = x[at];
-                bool complete = lane_axis(r.n, pk.normal, r.rA, r.rB, IA, IB, masses);
-                for (int k = 0; k < D - 1; ++k) complete = lane_axis(r.t[k], t[k], r.rA, r.rB, IA, IB, masses) && complete;
+                RowAxes made;  // 2D: the whole axes, of which the row keeps the spins and masses
+                WideAxis_t* an;
+                WideAxis_t* ats;
+                if constexpr (D == 2) {
+                    an = &made.n;
+                    ats = made.t;
+                } else {
+                    an = &r.n;
+                    ats = r.t;
+                }
+                bool complete = lane_axis(*an, pk.normal, r.rA, r.rB, IA, IB, masses);
+                for (int k = 0; k < D - 1; ++k) complete = lane_axis(ats[k], t[k], r.rA, r.rB, IA, IB, masses) && complete;
                 if (!complete) {  // an overflow in some lane: every axis as axis() makes it, lane by lane
+                    pk.zeroes_arms = true;
                     ContactAxis<S, D> n[W], tk[D - 1][W];
                     for (int l = 0; l < W; ++l) {
                         const Point& p = point(l);
@@ -1950,9 +2025,13 @@ private:
                         n[l] = axis(pair, c[l].normal);
                         for (int k = 0; k < D - 1; ++k) tk[k][l] = axis(pair, c[l].tangent[k]);
                     }
-                    pack_axis(r.n, [&](int l) -> const ContactAxis<S, D>& { return n[l]; });
+                    pack_axis(*an, [&](int l) -> const ContactAxis<S, D>& { return n[l]; });
                     for (int k = 0; k < D - 1; ++k)
-                        pack_axis(r.t[k], [&](int l) -> const ContactAxis<S, D>& { return tk[k][l]; });
+                        pack_axis(ats[k], [&](int l) -> const ContactAxis<S, D>& { return tk[k][l]; });
+                }
+                if constexpr (D == 2) {
+                    r.n = LeanAxis{made.n.spinA[0], made.n.spinB[0], made.n.mass};
+                    r.t[0] = LeanAxis{made.t[0].spinA[0], made.t[0].spinB[0], made.t[0].mass};
                 }
             }
         }
@@ -2130,9 +2209,10 @@ private:
         gather(pk.b, B);
         for (int i = 0; i < pk.count; ++i) {
             Row& r = rows_[pk.point + std::size_t(i)];
-            r.n.apply(A, B, r.jn);
+            row_normal(pk, r).apply(A, B, r.jn);
             r.total = add(r.total, r.jn);
-            for (int k = 0; k < D - 1; ++k) r.t[k].apply(A, B, r.jt[k]);
+            const auto ax = row_tangents(pk, r);
+            for (int k = 0; k < D - 1; ++k) ax.t[k].apply(A, B, r.jt[k]);
         }
         for (int k = 0; k < D - 1; ++k) pk.roll[k].apply(A, B, pk.jr[k]);  // as the scalar pass: every lane
         scatter(pk.a, pk.write_a, A);
@@ -2198,17 +2278,19 @@ private:
         auto moved = lt(zero<P>(), zero<P>());  // no lane
         for (int i = 0; i < pk.count; ++i) {
             Row& r = rows[i];
+            decltype(auto) n = row_normal(pk, r);
             const P s = separation(pk, r, sh);
-            const P vn = r.n.speed(A, B);
-            const P j = detail::wide_soft_normal<Bias>(r.jn, vn, s, r.n.mass, inv_h, pk.bias_rate, pk.mass_scale,
+            const P vn = n.speed(A, B);
+            const P j = detail::wide_soft_normal<Bias>(r.jn, vn, s, n.mass, inv_h, pk.bias_rate, pk.mass_scale,
                                                        pk.impulse_scale, neg_push_out);
-            r.n.apply(A, B, j);
+            n.apply(A, B, j);
             r.total = add(r.total, j);
-            moved = mask_or(moved, lt(mul(tolerance, r.n.mass), abs(j)));
+            moved = mask_or(moved, lt(mul(tolerance, n.mass), abs(j)));
         }
         for (int i = 0; i < pk.count; ++i) {
             Row& r = rows[i];
-            moved = mask_or(moved, wide_bounded(r.t, r.jt, pk.tangent_speed, mul(r.mu, r.jn), A, B, nullptr, tolerance));
+            const auto ax = row_tangents(pk, r);
+            moved = mask_or(moved, wide_bounded(ax.t, r.jt, pk.tangent_speed, mul(r.mu, r.jn), A, B, nullptr, tolerance));
         }
         return moved;
     }
