@@ -639,7 +639,6 @@ public:
     {
         state_.reserve(bodies);
         used_.reserve(bodies);
-        order_.reserve(manifolds);
         colour_of_.reserve(manifolds);
         points_of_.reserve(manifolds);
         point_first_.reserve(manifolds);
@@ -823,6 +822,7 @@ private:
         shock_of_.resize(manifolds);
         height_.resize(manifolds);
         point_first_.resize(manifolds);
+        first_.resize(manifolds);
     }
 
     void load_bodies(const BodyView<S, D>& bodies, std::size_t begin, std::size_t end) noexcept
@@ -1122,18 +1122,22 @@ private:
             point_first_[m] = points;
             points += std::size_t(mf.count);
         }
-        std::size_t at[colour_count + 1][most + 1];
+        // Where each run of a colour and point count starts, in constraints (at) and in points
+        // (point_at); the overflow is one run in the order given, whatever its point counts.
+        std::size_t at[colour_count + 1][most + 1], point_at[colour_count + 1][most + 1];
         colour_start_[0] = 0;
+        std::size_t p = 0;
         for (int k = 0; k <= colour_count; ++k) {
             std::size_t next = colour_start_[std::size_t(k)];
             for (int n = 1; n <= most; ++n) {
                 at[k][n] = k == colour_count ? colour_start_[std::size_t(k)] : next;
+                point_at[k][n] = p;
                 next += sizes[k][n];
+                if (k < colour_count) p += sizes[k][n] * std::size_t(n);
             }
             colour_start_[std::size_t(k) + 1] = next;
         }
         const std::size_t total = colour_start_[colour_count + 1];
-        order_.resize(total);
         constraints_.resize(total);
         points_.resize(points);
         axes_.resize(points);
@@ -1141,9 +1145,11 @@ private:
         for (std::size_t m = 0; m < count; ++m) {
             if (colour_of_[m] == 0xff) continue;
             const int k = colour_of_[m];
-            const std::size_t c = at[k][k == colour_count ? 1 : points_of_[m]]++;
-            order_[c] = std::uint32_t(m);
-            constraint_of_[m] = std::uint32_t(c);
+            const int run = k == colour_count ? 1 : points_of_[m];
+            constraint_of_[m] = std::uint32_t(at[k][run]++);
+            // The points in colour order too, so that a pass reads them in order.
+            first_[m] = point_at[k][run];
+            point_at[k][run] += points_of_[m];
         }
         // The shock pass's order: the lowest lower body first (the ground's contacts before all),
         // ties in the order given.
@@ -1155,12 +1161,6 @@ private:
                 return height_[x] != height_[y] ? height_[x] < height_[y] : x < y;
             });
             for (std::uint32_t& m : shock_) m = constraint_of_[m];
-        }
-        // The points in colour order too, so that a pass reads them in order.
-        first_.resize(total);
-        for (std::size_t c = 0, p = 0; c < total; ++c) {
-            first_[c] = p;
-            p += std::size_t(points_of_[order_[c]]);
         }
         plan_rows(sizes);
         // Each colour's sizes are known now: cut its stages into blocks.
@@ -1225,9 +1225,9 @@ private:
                 if (next != none) {
                     const int n = points_of_[m + ahead];
                     detail::prefetch_for_write(&constraints_[next], sizeof(Constraint));
-                    detail::prefetch_for_write(&points_[first_[next]], sizeof(Point) * std::size_t(n));
+                    detail::prefetch_for_write(&points_[first_[m + ahead]], sizeof(Point) * std::size_t(n));
                     if (!in_packet(next, colour_of_[m + ahead], n))
-                        detail::prefetch_for_write(&axes_[first_[next]], sizeof(PointAxes) * std::size_t(n));
+                        detail::prefetch_for_write(&axes_[first_[m + ahead]], sizeof(PointAxes) * std::size_t(n));
                 }
             }
             const std::uint32_t ci = constraint_of_[m];
@@ -1239,7 +1239,7 @@ private:
             c.write_a = movable_[mf.a];
             c.write_b = movable_[mf.b];
             c.count = mf.count;
-            c.first = first_[ci];
+            c.first = first_[m];
             c.normal = mf.n;
             c.soft = c.write_a && c.write_b ? soft : stiff;
             c.restitution = mf.coefficients.restitution;
@@ -2443,7 +2443,7 @@ private:
                 const std::uint32_t next = constraint_of_[m + ahead];
                 if (next != none) {
                     detail::prefetch_lines(&constraints_[next]);
-                    detail::prefetch_lines(&points_[first_[next]]);
+                    detail::prefetch_lines(&points_[first_[m + ahead]]);
                 }
             }
             const std::uint32_t ci = constraint_of_[m];
@@ -2699,11 +2699,10 @@ private:
     detail::Flag cache_unsorted_;             // a block of store() met next_cache_'s entries out of order
     detail::Flag bouncing_;                   // a block of build() marked a contact that bounces
     std::vector<std::uint32_t> used_;         // per body: the colours its contacts took (bit k: colour k)
-    std::vector<std::uint32_t> order_;        // constraint (colour order) -> manifold
     std::vector<std::uint8_t> colour_of_;     // manifold -> colour (0xff: skipped)
     std::vector<std::uint8_t> points_of_;     // manifold -> its point count (read once, by the colouring)
     std::vector<std::size_t> point_first_;    // manifold -> its first point in the order given (the cache's order)
-    std::vector<std::size_t> first_;          // constraint -> its first point in points_ (colour order)
+    std::vector<std::size_t> first_;          // manifold -> its first point in points_ (colour order)
     std::size_t colour_start_[colour_count + 2] = {};  // colour k's constraints: [start[k], start[k+1])
     std::vector<detail::Stage> stages_;       // the stages of a step
     unsigned workers_{1};                     // threads of this step
