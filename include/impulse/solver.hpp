@@ -641,8 +641,8 @@ public:
         used_.reserve(bodies);
         colour_of_.reserve(manifolds);
         points_of_.reserve(manifolds);
-        point_first_.reserve(manifolds);
-        first_.reserve(manifolds);
+        cache_first_.reserve(manifolds);
+        colour_first_.reserve(manifolds);
         stages_.reserve(stage_count(settings.substeps < 1 ? 1 : settings.substeps));
         nonfinite_.reserve(bodies);
         if constexpr (D == 3) deltas_.reserve(bodies);
@@ -821,8 +821,8 @@ private:
         points_of_.resize(manifolds);
         shock_of_.resize(manifolds);
         height_.resize(manifolds);
-        point_first_.resize(manifolds);
-        first_.resize(manifolds);
+        cache_first_.resize(manifolds);
+        colour_first_.resize(manifolds);
     }
 
     void load_bodies(const BodyView<S, D>& bodies, std::size_t begin, std::size_t end) noexcept
@@ -1119,7 +1119,7 @@ private:
             colour_of_[m] = std::uint8_t(k);
             points_of_[m] = std::uint8_t(mf.count);
             ++sizes[k][mf.count];
-            point_first_[m] = points;
+            cache_first_[m] = points;
             points += std::size_t(mf.count);
         }
         // Where each run of a colour and point count starts, in constraints (at) and in points
@@ -1148,7 +1148,7 @@ private:
             const int run = k == colour_count ? 1 : points_of_[m];
             constraint_of_[m] = std::uint32_t(at[k][run]++);
             // The points in colour order too, so that a pass reads them in order.
-            first_[m] = point_at[k][run];
+            colour_first_[m] = point_at[k][run];
             point_at[k][run] += points_of_[m];
         }
         // The shock pass's order: the lowest lower body first (the ground's contacts before all),
@@ -1224,10 +1224,11 @@ private:
                 const std::uint32_t next = constraint_of_[m + ahead];
                 if (next != none) {
                     const int n = points_of_[m + ahead];
+                    const std::size_t point = colour_first_[m + ahead];
                     detail::prefetch_for_write(&constraints_[next], sizeof(Constraint));
-                    detail::prefetch_for_write(&points_[first_[m + ahead]], sizeof(Point) * std::size_t(n));
+                    detail::prefetch_for_write(&points_[point], sizeof(Point) * std::size_t(n));
                     if (!in_packet(next, colour_of_[m + ahead], n))
-                        detail::prefetch_for_write(&axes_[first_[m + ahead]], sizeof(PointAxes) * std::size_t(n));
+                        detail::prefetch_for_write(&axes_[point], sizeof(PointAxes) * std::size_t(n));
                 }
             }
             const std::uint32_t ci = constraint_of_[m];
@@ -1239,7 +1240,7 @@ private:
             c.write_a = movable_[mf.a];
             c.write_b = movable_[mf.b];
             c.count = mf.count;
-            c.first = first_[m];
+            c.first = colour_first_[m];
             c.normal = mf.n;
             c.soft = c.write_a && c.write_b ? soft : stiff;
             c.restitution = mf.coefficients.restitution;
@@ -1295,7 +1296,7 @@ private:
             }
             c.bounces = c.bounces && c.restitution > S(0);
             if (c.bounces) bouncing_.set();
-            if (settings.warm_start) find_warm_start(c, mf, scale, point_first_[m]);
+            if (settings.warm_start) find_warm_start(c, mf, scale, cache_first_[m]);
             if (!shock_.empty() && ci >= colour_start_[colour_count]) {
                 c.shock = shock_of_[m];
                 if (c.shock) stiffen(c, h, c.write_a && c.write_b ? hertz : settings.static_hertz_scale * hertz);
@@ -2443,7 +2444,7 @@ private:
                 const std::uint32_t next = constraint_of_[m + ahead];
                 if (next != none) {
                     detail::prefetch_lines(&constraints_[next]);
-                    detail::prefetch_lines(&points_[first_[m + ahead]]);
+                    detail::prefetch_lines(&points_[colour_first_[m + ahead]]);
                 }
             }
             const std::uint32_t ci = constraint_of_[m];
@@ -2456,7 +2457,7 @@ private:
             } else {
                 for (int k = 0; k < 2; ++k) jr += (sign * c.jr[k]) * Vec<S, 3>(c.roll[k].armA);
             }
-            Cached* const slots = &next_cache_[point_first_[m]];
+            Cached* const slots = &next_cache_[cache_first_[m]];
             for (int i = 0; i < c.count; ++i) {
                 const Point& p = points_[c.first + std::size_t(i)];
                 Cached e;
@@ -2499,7 +2500,7 @@ private:
                 std::size_t m = st.begin(k);
                 while (m < st.items && constraint_of_[m] == none) ++m;
                 if (m == st.items) break;
-                const std::size_t e = point_first_[m];
+                const std::size_t e = cache_first_[m];
                 if (e > 0 && next_cache_[e] < next_cache_[e - 1]) return false;
             }
         }
@@ -2701,8 +2702,8 @@ private:
     std::vector<std::uint32_t> used_;         // per body: the colours its contacts took (bit k: colour k)
     std::vector<std::uint8_t> colour_of_;     // manifold -> colour (0xff: skipped)
     std::vector<std::uint8_t> points_of_;     // manifold -> its point count (read once, by the colouring)
-    std::vector<std::size_t> point_first_;    // manifold -> its first point in the order given (the cache's order)
-    std::vector<std::size_t> first_;          // manifold -> its first point in points_ (colour order)
+    std::vector<std::size_t> cache_first_;    // manifold -> its first point in the order given (the cache's order)
+    std::vector<std::size_t> colour_first_;   // manifold -> its first point in points_ (colour order)
     std::size_t colour_start_[colour_count + 2] = {};  // colour k's constraints: [start[k], start[k+1])
     std::vector<detail::Stage> stages_;       // the stages of a step
     unsigned workers_{1};                     // threads of this step
