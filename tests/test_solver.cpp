@@ -986,16 +986,24 @@ struct RandomWorld {
     }
 };
 
-/// Every value of a and b bit for bit equal; in builds that contract multiplies and adds (FMA) the
-/// two paths may round differently, and then they agree within a few ulps of the values' scale.
+// Define IMPULSE_TEST_NO_FP_CONTRACT when building with -ffp-contract=off on an FMA target (as in
+// test_batch.cpp): no fused multiply-add on either path, so the bits must match there too.
+#if (defined(__FMA__) || defined(__ARM_FEATURE_FMA)) && !defined(IMPULSE_TEST_NO_FP_CONTRACT)
+constexpr bool exact_bits = false;  // the compiler may fuse a multiply-add on either path
+#else
+constexpr bool exact_bits = true;  // same operations, same order, same rounding
+#endif
+
+/// Every value of a and b bit for bit equal; where the compiler may fuse multiply-adds
+/// (!exact_bits) the two paths round differently, and a and b agree within 4096 units of the
+/// values' scale. That allowance covers one step only (see check_wide_against_scalar): it is not
+/// derived, it is eight times the largest difference seen in that first step (644 units, GCC 12,
+/// -mavx2 -mfma, Debug, 2D double).
 template <class S>
 bool same_or_close(S a, S b)
 {
-#if defined(__FMA__)
-    return std::abs(a - b) <= test::tol(std::max<S>(S(1), std::abs(a)), S(4096));
-#else
+    if (!exact_bits) return std::abs(a - b) <= test::tol(std::max<S>(S(1), std::abs(a)), S(4096));
     return std::memcmp(&a, &b, sizeof a) == 0;
-#endif
 }
 
 }  // namespace
@@ -1005,9 +1013,22 @@ namespace {
 // `steps` times (the impulses warm-start from step to step). The contacts of a colour share no movable
 // body, so solving W of them at once is the scalar arithmetic in another order of independent
 // work: the bodies and every point's impulses must come out the same, bit for bit.
+//
+// Where the compiler may fuse multiply-adds, the two paths round differently and only the first
+// step is compared (within same_or_close's allowance): from then on each solver warm-starts from
+// its own impulses on its own poses, and a pile amplifies a rounding difference without a bound one
+// could state (the 3D worlds differ by whole units after a second step there: a friction clamp or
+// a pass's early stop goes the other way). The worlds with giant bodies are not compared there at
+// all: whether an axis overflows depends on the rounding. The builds of the project's presets fuse
+// nothing, and compare every step bit for bit.
 template <class S, int D>
 void check_wide_against_scalar(bool giant, int steps)
 {
+    if (!exact_bits && giant) {
+        SUCCEED("not compared: this build may fuse multiply-adds, and an overflow follows the rounding");
+        return;
+    }
+    if (!exact_bits) steps = 1;
     RandomWorld<S, D> scalar_world(11u, giant), wide_world(11u, giant);
     impulse::Solver<S, D> scalar, wide;
     for (auto* s : {&scalar, &wide}) {

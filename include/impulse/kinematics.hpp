@@ -103,15 +103,22 @@ struct Rot2 {
         using std::atan2;
         return atan2(s, c);
     }
+    // rotate and operator* write c a - s b as c a + (-s) b: the same bits (IEEE 754 defines x - y
+    // as x + (-y), and (-s) b is -(s b) exactly), but GCC 12's vectorizer turns the first form of a
+    // complex product into a fused multiply-add-subtract on FMA targets even under
+    // -ffp-contract=off, and the two-step results would then differ between builds.
     /// R v
-    Vec<S, 2> rotate(const Vec<S, 2>& v) const noexcept { return Vec<S, 2>(c * v.x() - s * v.y(), s * v.x() + c * v.y()); }
+    Vec<S, 2> rotate(const Vec<S, 2>& v) const noexcept
+    {
+        return Vec<S, 2>(c * v.x() + (-s) * v.y(), s * v.x() + c * v.y());
+    }
     /// R^T v
     Vec<S, 2> inverse_rotate(const Vec<S, 2>& v) const noexcept
     {
         return Vec<S, 2>(c * v.x() + s * v.y(), -s * v.x() + c * v.y());
     }
     /// The product R R_o: `o` applied first, then this rotation.
-    Rot2 operator*(const Rot2& o) const noexcept { return Rot2(c * o.c - s * o.s, s * o.c + c * o.s); }
+    Rot2 operator*(const Rot2& o) const noexcept { return Rot2(c * o.c + (-s) * o.s, s * o.c + c * o.s); }
     /// R^T
     Rot2 inverse() const noexcept { return Rot2(c, -s); }
     /// The columns of R: the body's x and y axes in world coordinates.

@@ -5,11 +5,13 @@
 // multiply and an add where another does not; under that flag every build of the project's presets
 // (GCC and Clang, Debug, Release, ASan+UBSan, C++17 and C++20, x86-64 from SSE2 up to AVX2 without
 // FMA) must compute the same numbers: IEEE 754 arithmetic in the order the source gives, a correctly
-// rounded sqrt. Not covered: builds with FMA instructions (-mfma, or a -march that has them). Eigen
-// 3.4 then fuses the multiply-adds of its sums of products itself, whatever -ffp-contract says (its
-// scalar pmadd for float and double is an FMA instruction when EIGEN_VECTORIZE_FMA is defined; seen
-// with objdump in the narrow phase's code, even with EIGEN_DONT_VECTORIZE): there the double
-// pyramid gives other bits (the float scenes happened to keep theirs).
+// rounded sqrt. Not claimed: builds with FMA instructions (-mfma, or a -march that has them). Eigen
+// 3.4 then fuses some multiply-adds itself, whatever -ffp-contract says (its scalar pmadd for float
+// and double is an FMA instruction when EIGEN_VECTORIZE_FMA is defined; objdump shows fused
+// instructions in the 3D double solver's velocity integration, and once showed them in the narrow
+// phase's code even with EIGEN_DONT_VECTORIZE), and GCC 12's vectorizer fuses a complex product
+// written as c a - s b (kinematics.hpp's Rot2 avoids that form). Measured with GCC 12, Release,
+// -mavx2 -mfma: the three pins below hold (the double pyramid's did not before Rot2 changed its form).
 //
 // What the pins are: the hashes this code gave when they were pinned (GCC 12 and Clang 14; Debug,
 // -O2, -O3 and ASan+UBSan; C++17 and C++20; -mavx2: all equal). They are not a claim that the numbers are right (the other tests
