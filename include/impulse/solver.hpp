@@ -269,11 +269,12 @@ struct SolverSettings {
     bool colouring{false};
     /// With `colouring`: the contacts of a colour that have the same number of points are solved W
     /// at a time (the warm start, the soft and relaxing passes), W the lanes of the target's widest
-    /// register for S (`Solver::wide_lanes`: SSE2 4 floats or 2 doubles, AVX 8 or 4, AVX-512 16 or
-    /// 8). The contacts of a colour share no movable body, so this is the same arithmetic in another
-    /// order of independent work: bit for bit the result of solving them one at a time (off), in
-    /// builds that do not contract a multiply and an add into one instruction (the default on
-    /// x86-64; -mfma builds may round the two paths differently). No effect without colouring.
+    /// register for S of at most 256 bits (`Solver::wide_lanes`: SSE2 4 floats or 2 doubles, AVX and
+    /// AVX-512 8 or 4; docs/performance.md says why not 16 or 8 on AVX-512). The contacts of a colour
+    /// share no movable body, so this is the same arithmetic in another order of independent work:
+    /// bit for bit the result of solving them one at a time (off), in builds that do not contract a
+    /// multiply and an add into one instruction (the default on x86-64; -mfma builds may round the
+    /// two paths differently). No effect without colouring.
     bool wide{true};
     /// Steps with fewer manifolds than this run on the calling thread alone even with a task
     /// system: waking a worker costs more than it saves there (docs/performance.md). The result is
@@ -584,8 +585,8 @@ public:
     static constexpr int colour_count = 24;
 
     /// Contacts a wide row solves at once (`SolverSettings::wide`): the lanes of the target's widest
-    /// register for S (1 where there is none).
-    static constexpr int wide_lanes = detail::simd::lanes<detail::simd::Wide<S>>;
+    /// register for S of at most 256 bits (1 where there is none).
+    static constexpr int wide_lanes = detail::simd::lanes<detail::simd::Wide256<S>>;
 
     /// The colour of manifold `m` in the last step: 0 .. colour_count - 1, or colour_count for a
     /// contact solved in the serial overflow (without `settings.colouring` all of them, in the order
@@ -1729,7 +1730,7 @@ private:
     // (detail/wide_axis.hpp) and scatters the motions back to the movable bodies. The lanes share no
     // movable body (one colour), so this is the scalar pass's work in another order, bit for bit.
 
-    using P = detail::simd::Wide<S>;
+    using P = detail::simd::Wide256<S>;
     static constexpr int W = detail::simd::lanes<P>;
     using WideMotion_t = detail::WideMotion<P, D>;
     using WideAxis_t = detail::WideAxis<P, D>;

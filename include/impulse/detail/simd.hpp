@@ -63,7 +63,8 @@
 ///     Rows4<P>::gather, ::scatter         lanes<P> rows of 4 scalars to 4 wide values and back
 ///                                         (SSE2, AVX: a transpose; elsewhere lane by lane)
 ///
-/// Types: `Wide<S>` is the widest register for S on the rung; `Narrower<P>` the next narrower
+/// Types: `Wide<S>` is the widest register for S on the rung (`Wide256<S>` the widest of at most
+/// 256 bits); `Narrower<P>` the next narrower
 /// register of the same scalar (a Twin's half; AVX-512, then AVX, then SSE2 registers), or P
 /// itself at the narrowest; `Bits<S>` the unsigned integer of S's size. The operations are
 /// `noexcept` and inline; they compile without exceptions or RTTI.
@@ -261,6 +262,13 @@ using Narrower = typename Register<P>::Narrower;
 /// Scalars in a wide value of type P.
 template <class P>
 constexpr int lanes = Register<P>::lanes;
+
+/// The widest register for float or double of at most 256 bits: `Wide<S>`, except on the AVX-512
+/// rung, where it is the AVX register (8 floats, 4 doubles). For kernels that move each lane's data
+/// through transposes, which the AVX-512 registers do lane by lane here, on cores that run a 512-bit
+/// operation as two 256-bit halves.
+template <class S>
+using Wide256 = std::conditional_t<(lanes<Wide<S>> * sizeof(S) > 32), Narrower<Wide<S>>, Wide<S>>;
 
 /// Lanes of a mask type: those of the register it is (bool: 1; AVX-512 masks below).
 template <class M>
