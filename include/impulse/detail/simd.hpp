@@ -265,8 +265,7 @@ constexpr int lanes = Register<P>::lanes;
 
 /// The widest register for float or double of at most 256 bits: `Wide<S>`, except on the AVX-512
 /// rung, where it is the AVX register (8 floats, 4 doubles). For kernels that move each lane's data
-/// through transposes, which the AVX-512 registers do lane by lane here, on cores that run a 512-bit
-/// operation as two 256-bit halves.
+/// through `Rows4`, which transposes SSE2 and AVX registers but fills AVX-512 ones lane by lane.
 template <class S>
 using Wide256 = std::conditional_t<(lanes<Wide<S>> * sizeof(S) > 32), Narrower<Wide<S>>, Wide<S>>;
 
