@@ -22,6 +22,16 @@ using F3 = Space<float, 3>;
 using D2 = Space<double, 2>;
 using D3 = Space<double, 3>;
 
+/// Whether two paths that do the same operations in the same order must agree bit for bit. Not where
+/// the compiler may fuse a multiply-add (an FMA target) on one path and not on the other; define
+/// IMPULSE_TEST_NO_FP_CONTRACT when building with -ffp-contract=off on such a target, where no
+/// multiply-add is fused and the bits must match again.
+#if (defined(__FMA__) || defined(__ARM_FEATURE_FMA)) && !defined(IMPULSE_TEST_NO_FP_CONTRACT)
+inline constexpr bool exact_bits = false;
+#else
+inline constexpr bool exact_bits = true;
+#endif
+
 /// A rounding allowance: `ulps` units of the scalar's epsilon, relative to `scale`.
 template <class S>
 S tol(S scale, S ulps = S(64))

@@ -24,13 +24,7 @@ using impulse::Regime;
 
 namespace {
 
-// Define IMPULSE_TEST_NO_FP_CONTRACT when building with -ffp-contract=off on an FMA target: no
-// fused multiply-add on either path, so the bits must match there too.
-#if (defined(__FMA__) || defined(__ARM_FEATURE_FMA)) && !defined(IMPULSE_TEST_NO_FP_CONTRACT)
-constexpr bool exact_bits = false;  // the compiler may fuse a multiply-add on either path
-#else
-constexpr bool exact_bits = true;   // same operations, same order, same rounding
-#endif
+using test::exact_bits;  // common.hpp: bit for bit unless the compiler may fuse multiply-adds
 
 /// One contact: the arguments of resolve(vA, inv_mass_a, vB, inv_mass_b, n, coefficients).
 template <class S, int D>

@@ -986,13 +986,7 @@ struct RandomWorld {
     }
 };
 
-// Define IMPULSE_TEST_NO_FP_CONTRACT when building with -ffp-contract=off on an FMA target (as in
-// test_batch.cpp): no fused multiply-add on either path, so the bits must match there too.
-#if (defined(__FMA__) || defined(__ARM_FEATURE_FMA)) && !defined(IMPULSE_TEST_NO_FP_CONTRACT)
-constexpr bool exact_bits = false;  // the compiler may fuse a multiply-add on either path
-#else
-constexpr bool exact_bits = true;  // same operations, same order, same rounding
-#endif
+using test::exact_bits;  // common.hpp: bit for bit unless the compiler may fuse multiply-adds
 
 /// Every value of a and b bit for bit equal; where the compiler may fuse multiply-adds
 /// (!exact_bits) the two paths round differently, and a and b agree within 4096 units of the
