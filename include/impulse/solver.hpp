@@ -891,9 +891,16 @@ private:
 
     // One Newton step on backward Euler for I dw/dt + w x I w = 0 in body axes (I diagonal, the
     // principal moments), from w1: w2 = w1 - J^-1 (h w1 x I w1), J = I + h (skew(w1) I - skew(I w1)).
-    static Vec<S, 3> gyroscopic_step(const Vec<S, 3>& w1, const Vec<S, 3>& I, S h) noexcept
+    static Vec<S, 3> gyroscopic_step(const Vec<S, 3>& w1, const Vec<S, 3>& moments, S h) noexcept
     {
-        const Vec<S, 3> L = I.cwiseProduct(w1);  // angular momentum, body axes
+        // The moments scaled by a power of two that brings the largest near 1: every product below
+        // scales by that power exactly, so the step is the same bits as with the moments themselves
+        // wherever those stay in range, and J's determinant and cofactors (cubes and squares of the
+        // moments) cannot overflow where the moments alone would not.
+        int e = 0;
+        (void)std::frexp(moments.maxCoeff(), &e);
+        const Vec<S, 3> I(std::ldexp(moments.x(), -e), std::ldexp(moments.y(), -e), std::ldexp(moments.z(), -e));
+        const Vec<S, 3> L = I.cwiseProduct(w1);  // angular momentum, body axes (scaled)
         const Vec<S, 3> f = h * w1.cross(L);
         auto skew = [](const Vec<S, 3>& a) {
             Eigen::Matrix<S, 3, 3> k;
@@ -906,6 +913,8 @@ private:
         // body turns by about a radian per substep; then w1 is kept rather than divided by ~0.
         const S det = J.determinant();
         if (!(std::abs(det) > S(1e-3) * I.prod())) return w1;
+        // A spin so fast that h w x I w, or J's determinant, is not finite: no Newton step from it.
+        if (!(std::abs(det) <= std::numeric_limits<S>::max()) || !f.allFinite()) return w1;
         return w1 - J.inverse() * f;
     }
 
