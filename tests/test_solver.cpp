@@ -560,6 +560,144 @@ TEMPLATE_TEST_CASE("a slender body spinning fast keeps a finite spin and gains n
     }
 }
 
+namespace {
+
+// A world of 2 to 6 bodies and up to 6 manifolds between them (3D up to 4 points, 2D up to 2), with
+// every magnitude drawn log-uniformly from [10^-decades, 10^decades] (exact zeros mixed in), signs
+// at random: positions, velocities, spins, inverse masses and inertias (a fifth of the bodies
+// immovable, and some movable through their inertia alone: a pinned rotor), anchors, separations
+// (overlapping or speculative), thresholds, friction, rolling resistance, belt speeds. Restitution
+// lies in [0, 1] and the normals are units, as the contract asks; a draw validate() refuses (it
+// cannot, as drawn, but the check keeps the test honest) is counted apart.
+template <class S, int D>
+struct WildWorld {
+    using V = impulse::Vec<S, D>;
+    std::vector<Body<S, D>> bodies;
+    std::vector<impulse::Manifold<S, D>> manifolds;
+
+    WildWorld(test::Random<S, D>& rnd, S decades)
+    {
+        auto wide = [&] { return rnd.chance(0.1) ? S(0) : std::pow(S(10), rnd.uniform(-decades, decades)); };
+        auto vec = [&] { return V(rnd.vec(S(-1), S(1)) * wide()); };
+        const int n = 2 + int(rnd.gen() % 5u);
+        bodies.resize(std::size_t(n));
+        for (Body<S, D>& b : bodies) {
+            b.pose.p = vec();
+            if constexpr (D == 2) {
+                const S a = rnd.uniform(S(-3.14159), S(3.14159));
+                b.pose.q = impulse::Rot2<S>(std::cos(a), std::sin(a));
+            } else {
+                Eigen::Matrix<S, 4, 1> q(rnd.uniform(S(-1), S(1)), rnd.uniform(S(-1), S(1)), rnd.uniform(S(-1), S(1)),
+                                         rnd.uniform(S(-1), S(1)));
+                q.normalize();
+                b.pose.q = Eigen::Quaternion<S>(q[3], q[0], q[1], q[2]);
+            }
+            b.v = vec();
+            if constexpr (D == 2) b.omega = (rnd.chance(0.5) ? S(-1) : S(1)) * wide();
+            else b.omega = vec();
+            const bool fixed = rnd.chance(0.2);
+            b.inv_mass = fixed ? S(0) : wide();
+            for (int k = 0; k < b.inv_inertia.size(); ++k) b.inv_inertia[k] = fixed ? S(0) : wide();
+        }
+        const int pairs = 1 + int(rnd.gen() % 6u);
+        for (int m = 0; m < pairs; ++m) {
+            impulse::Manifold<S, D> mf;
+            mf.a = std::uint32_t(rnd.gen() % unsigned(n));
+            mf.b = std::uint32_t((mf.a + 1 + rnd.gen() % unsigned(n - 1)) % unsigned(n));
+            bool taken = false;  // one manifold per pair: a pair's key is its own
+            for (const auto& o : manifolds) taken = taken || (o.a == mf.a && o.b == mf.b) || (o.a == mf.b && o.b == mf.a);
+            if (taken) continue;
+            mf.n = rnd.unit();
+            mf.count = 1 + int(rnd.gen() % unsigned(impulse::Manifold<S, D>::max_points));
+            for (int i = 0; i < mf.count; ++i) {
+                mf.points[i].rA = vec();
+                mf.points[i].rB = vec();
+                mf.points[i].separation = (rnd.chance(0.5) ? S(-1) : S(1)) * wide();
+                mf.points[i].feature = std::uint32_t(i);
+            }
+            mf.coefficients.restitution = rnd.chance(0.3) ? S(0) : rnd.uniform(S(0), S(1));
+            mf.coefficients.threshold = wide();
+            mf.coefficients.friction.mu_s = rnd.chance(0.5) ? rnd.uniform(S(0), S(2)) : wide();
+            mf.coefficients.friction.mu_k = rnd.chance(0.5) ? mf.coefficients.friction.mu_s : wide();
+            mf.rolling_resistance = rnd.chance(0.5) ? S(0) : wide();
+            if (rnd.chance(0.3)) mf.tangent_velocity = vec();
+            manifolds.push_back(mf);
+        }
+    }
+};
+
+struct WildCount {
+    int worlds = 0;     // drawn
+    int refused = 0;    // refused by validate()
+    int nonfinite = 0;  // (world, path) runs that left some body not finite
+};
+
+// `worlds` wild worlds, each stepped 3 times at 60 Hz under gravity on each path (in the order
+// given, coloured, wide rows), with `shock` the heavy-on-light pass on or off.
+template <class S, int D>
+WildCount wild_worlds(S decades, int worlds, bool shock)
+{
+    WildCount count;
+    test::Random<S, D> rnd(1u);
+    for (int k = 0; k < worlds; ++k) {
+        const WildWorld<S, D> world(rnd, decades);
+        ++count.worlds;
+        for (int path = 0; path < 3; ++path) {
+            std::vector<Body<S, D>> bodies = world.bodies;
+            impulse::Solver<S, D> solver;
+            solver.settings.gravity = -S(g) * impulse::Vec<S, D>::UnitY();
+            solver.settings.colouring = path >= 1;
+            solver.settings.wide = path == 2;
+            solver.settings.shock_propagation = shock;
+            const auto view = impulse::view(bodies.data(), bodies.size());
+            if (impulse::validate(view, world.manifolds.data(), world.manifolds.size(), S(1) / S(60), solver.settings)) {
+                ++count.refused;
+                break;
+            }
+            bool finite = true;
+            for (int step = 0; step < 3 && finite; ++step) {
+                solver.step(view, world.manifolds.data(), world.manifolds.size(), S(1) / S(60));
+                finite = solver.nonfinite().empty();
+            }
+            if (!finite) ++count.nonfinite;
+        }
+    }
+    return count;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("finite input within 1e-3 .. 1e3 stays finite on every path", "[solver]", test::F2, test::F3,
+                   test::D2, test::D3)
+{
+    using S = typename TestType::S;
+    // Every magnitude from a thousandth to a thousand, default settings. 500 worlds (1500 runs) here,
+    // for the Debug and sanitizer builds; 20,000 were run once in Release and all stayed finite,
+    // where 2000 had found 3 float 3D runs that did before the gyroscopic step scaled the moments.
+    const WildCount c = wild_worlds<S, TestType::D>(S(3), 500, true);
+    CHECK(c.refused == 0);
+    CHECK(c.nonfinite == 0);
+}
+
+TEMPLATE_TEST_CASE("finite input over 18 (float) or 80 (double) decades stays finite on every path", "[solver]",
+                   test::F2, test::F3, test::D2, test::D3)
+{
+    using S = typename TestType::S;
+    // 1e-9 .. 1e9 in float, 1e-40 .. 1e40 in double, default settings: products of a few such
+    // magnitudes (impulses, effective masses, the gyroscopic Jacobian) stay representable, and the
+    // solver keeps them finite. Measured on these 500 worlds before the fixes: 24 of the 1500 float
+    // 3D runs and 9 of the double 3D ones ended not finite; with the gyroscopic step fixed alone, 3
+    // and 4, from the heavy-on-light pass (a held light body's spin, or a heavy body that can only
+    // turn, driving the heavy body through a lever). Past this range: over 1e-50 .. 1e50, 1 double 3D
+    // run of 6000 (2000 worlds) still ends not finite, a chain of heavy-on-light contacts with arms of
+    // 1e23 to 1e49 m whose one-sided pass feeds the heavy body's spin through its own lever
+    // (docs/solver.md, "Heavy on light").
+    const S decades = std::is_same<S, float>::value ? S(9) : S(40);
+    const WildCount c = wild_worlds<S, TestType::D>(decades, 500, true);
+    CHECK(c.refused == 0);
+    CHECK(c.nonfinite == 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bodies: immovable, kinematic, the engine's storage
 
